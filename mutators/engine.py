@@ -1,0 +1,165 @@
+"""Apply a chain to one program under one seed and say what happened."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import random
+import warnings
+from dataclasses import asdict, dataclass, field
+
+import libcst as cst
+
+from mutators.base import StepContext
+from mutators.chain import Chain, parse_chain
+from mutators.scopes import ExternalCall, Interface
+from mutators.version import ENGINE_VERSION
+
+MUTATED, UNCHANGED, REJECTED, UNPARSEABLE = "mutated", "unchanged", "rejected", "unparseable"
+STATUSES = (MUTATED, UNCHANGED, REJECTED, UNPARSEABLE)
+
+# What the outside world sees of a program, by kind.
+FUNCTION = "function"  # called only through ``entry_point`` (CRUXEval's f, TransCoder's function)
+SCRIPT = "script"  # a stdin -> stdout program run as __main__ (Avatar, CodeNet)
+MODULE = "module"  # an importable module: top-level names and their signatures are public
+PROGRAM_KINDS = (FUNCTION, SCRIPT, MODULE)
+
+
+@dataclass
+class StepRecord:
+    operator: str
+    changed: bool
+    sites: int
+
+
+@dataclass
+class MutationResult:
+    code: str
+    status: str
+    reason: str
+    chain: str
+    seed: int
+    steps: list[StepRecord] = field(default_factory=list)
+    engine_version: str = ENGINE_VERSION
+    call_arguments: str | None = None  # the benchmark's call arguments, keywords renamed
+    checked_inputs: int = 0  # inputs on which the equivalence check compared original and mutant
+
+    def record(self) -> dict:
+        """The ``mutation`` entry written beside each program."""
+        record = asdict(self)
+        del record["code"], record["call_arguments"]
+        return record
+
+
+class _InputError(ValueError):
+    pass
+
+
+def step_rng(seed: int, index: int, operator: str, code: str) -> random.Random:
+    """The random stream of one step: a pure function of seed, position, operator and program."""
+    digest = hashlib.sha256(f"{seed}\x00{index}\x00{operator}\x00{code}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _interface(kind: str, entry_point: str | None, call: ast.Call | None) -> Interface:
+    if kind == MODULE:
+        return Interface(module_names_public=True, unknown_callers=True)
+    if kind == SCRIPT or entry_point is None:
+        return Interface()
+    if kind != FUNCTION:
+        raise ValueError(f"unknown program kind {kind!r}; use one of {', '.join(PROGRAM_KINDS)}")
+    keywords = tuple(k.arg for k in call.keywords if k.arg is not None) if call else ()
+    double_star = any(k.arg is None for k in call.keywords) if call else False
+    return Interface(external_calls=(ExternalCall(entry_point, keywords, double_star),))
+
+
+def _parse_call(entry_point: str, arguments: str) -> ast.Call:
+    try:
+        call = ast.parse(f"{entry_point}({arguments})", mode="eval").body
+    except SyntaxError as error:
+        raise _InputError(f"benchmark input does not parse as call arguments: {error.msg}") from None
+    if not isinstance(call, ast.Call):
+        raise _InputError("benchmark input is not a plain argument list")
+    return call
+
+
+def _rename_keywords(entry_point: str, arguments: str, renames: dict[str, str]) -> str:
+    """The argument text with renamed keywords, every other byte as it was."""
+    call = cst.parse_expression(f"{entry_point}({arguments})")
+    args = [
+        arg.with_changes(keyword=arg.keyword.with_changes(value=renames[arg.keyword.value]))
+        if arg.keyword is not None and arg.keyword.value in renames
+        else arg
+        for arg in call.args
+    ]
+    text = cst.Module([]).code_for_node(call.with_changes(args=args))
+    return text[len(entry_point) + 1 : -1]
+
+
+def _compiles(code: str, filename: str) -> SyntaxError | None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        try:
+            compile(code, filename, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as error:
+            return error
+    return None
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+def mutate(
+    code: str,
+    chain: str | Chain,
+    seed: int,
+    *,
+    kind: str = MODULE,
+    entry_point: str | None = None,
+    call_arguments: str | None = None,
+) -> MutationResult:
+    """Mutate one program. ``kind`` says who may call it (see PROGRAM_KINDS); for ``function``
+    programs ``entry_point`` names the function and ``call_arguments`` is the text between the
+    parentheses of the benchmark's call, whose keywords follow renamed parameters."""
+    chain = parse_chain(chain) if isinstance(chain, str) else chain
+    result = MutationResult(code=code, status=UNCHANGED, reason="", chain=chain.spec, seed=seed)
+    try:
+        module = cst.parse_module(code)
+        call = _parse_call(entry_point, call_arguments) if call_arguments is not None and entry_point else None
+    except (cst.ParserSyntaxError, _InputError) as error:
+        result.status, result.reason = UNPARSEABLE, f"{type(error).__name__}: {_first_line(error)}"
+        return result
+    interface = _interface(kind, entry_point, call)
+    keyword_renames: dict[str, dict[str, str]] = {}
+    for index, operator in enumerate(chain.operators):
+        context = StepContext(
+            rng=step_rng(seed, index, operator.name, code),
+            interface=interface,
+            options=chain.options_for(operator),
+            keyword_renames=keyword_renames,
+        )
+        try:
+            module, sites = operator().apply(module, context)
+        except (RecursionError, ValueError) as error:
+            result.status, result.reason = REJECTED, f"{operator.title} failed: {_first_line(error)}"
+            return result
+        result.steps.append(StepRecord(operator.name, sites > 0, sites))
+    mutated = module.code if any(step.changed for step in result.steps) else code
+    # Compiling the mutant also vets the original: libcst parses some programs CPython rejects.
+    error = _compiles(mutated, "<mutant>")
+    if error is not None:
+        original_error = _compiles(code, "<program>") if mutated != code else error
+        if original_error is not None:
+            result.status = UNPARSEABLE
+            result.reason = f"{type(original_error).__name__}: {_first_line(original_error)}"
+        else:
+            result.status, result.reason = REJECTED, f"mutant does not compile: {_first_line(error)}"
+        return result
+    if mutated == code:
+        return result
+    result.code, result.status = mutated, MUTATED
+    if entry_point in keyword_renames:
+        result.call_arguments = _rename_keywords(entry_point, call_arguments, keyword_renames[entry_point])
+    return result

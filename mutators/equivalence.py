@@ -1,0 +1,166 @@
+"""Equivalence check: run original and mutant on the benchmark's inputs, in the sandbox, and compare.
+
+Function programs (CRUXEval, TransCoder) are called side by side in one sandboxed child on every
+given input plus perturbed extra inputs (:mod:`mutators.perturb`); return value (``==`` and type),
+printed text and exception type must agree. Extra inputs on which the original fails or times out
+are dropped. Stdin programs (Avatar, CodeNet) run once per test as ``__main__``, original and mutant
+in separate children; exit and stdout must agree. A disagreement rejects the mutant, with the input
+that showed it in the reason. Mutation is correct by construction; this is the safety net.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from mutators.engine import MUTATED, REJECTED, MutationResult
+from mutators.perturb import perturbed_inputs, render_arguments
+from mutators.sandbox import Sandbox
+
+
+@dataclass
+class CallTests:
+    """Calls of ``function``; each argument text is spelled as the benchmark calls the original."""
+
+    function: str
+    arguments: list[str]
+    extra_inputs: int = 10
+
+
+@dataclass
+class StdinTests:
+    inputs: list[str] = field(default_factory=list)
+
+
+Tests = CallTests | StdinTests
+
+
+@dataclass
+class CheckSettings:
+    seconds: float = 2.0  # per call or per script run; the mutant gets three times as long
+    seed: int = 0
+
+
+def _keyword_map(original: str, renamed: str | None) -> dict[str, str]:
+    if not renamed:
+        return {}
+    try:
+        before = ast.parse(f"f({original})", mode="eval").body.keywords
+        after = ast.parse(f"f({renamed})", mode="eval").body.keywords
+    except SyntaxError:
+        return {}
+    return {b.arg: a.arg for b, a in zip(before, after, strict=False) if b.arg and a.arg}
+
+
+def _call_inputs(result: MutationResult, tests: CallTests, settings: CheckSettings, code: str):
+    """(original text, mutant text, is_given) for every input to try."""
+    renames = _keyword_map(tests.arguments[0], result.call_arguments) if tests.arguments else {}
+    inputs = [(text, text, True) for text in tests.arguments]
+    if inputs and result.call_arguments:
+        inputs[0] = (tests.arguments[0], result.call_arguments, True)
+    rng = random.Random(f"{settings.seed}\x00perturb\x00{code}")
+    for args, kwargs in perturbed_inputs(tests.arguments, rng, tests.extra_inputs):
+        renamed_kwargs = {renames.get(k, k): v for k, v in kwargs.items()}
+        inputs.append((render_arguments(args, kwargs), render_arguments(args, renamed_kwargs), False))
+    return inputs
+
+
+def _compare_task(original: str, mutant: str, function: str, inputs, seconds: float) -> dict:
+    budget = seconds * 4 * (len(inputs) + 1) + 5
+    return {
+        "kind": "compare_calls",
+        "payload": {
+            "original": original,
+            "mutant": mutant,
+            "function": function,
+            "inputs": [[o, m] for o, m, _ in inputs],
+            "seconds": seconds,
+        },
+        "limits": {"wall_seconds": budget, "cpu_seconds": int(budget) + 1},
+    }
+
+
+def _script_task(source: str, stdin: str, seconds: float) -> dict:
+    return {
+        "kind": "run_script",
+        "payload": {"source": source, "stdin": stdin, "seconds": seconds},
+        "limits": {"wall_seconds": seconds + 5, "cpu_seconds": int(seconds) + 2, "nproc": 64},
+    }
+
+
+def _reject(result: MutationResult, reason: str) -> None:
+    result.status, result.reason = REJECTED, reason
+
+
+def _judge_calls(result: MutationResult, inputs, outcome: dict) -> None:
+    if outcome.get("status") != "ok":
+        why = f"{outcome.get('status')} {outcome.get('error', '')}".strip()
+        _reject(result, f"equivalence check could not finish: {why}")
+        return
+    report = outcome["result"]
+    if report["definition"] != "ok":
+        _reject(result, report["definition"])
+        return
+    for (original_text, _, given), entry in zip(inputs, report["inputs"], strict=True):
+        if entry["original"] == "timeout" or (not given and entry["original"] != "return"):
+            continue  # an extra input the original cannot run cleanly tells us nothing
+        if not entry["agree"]:
+            _reject(result, f"differs on input ({original_text}): {entry['why']}")
+            return
+        result.checked_inputs += 1
+
+
+def _script_outcome(outcome: dict) -> str:
+    if outcome.get("status") == "ok":
+        return outcome["result"]["outcome"]
+    return outcome.get("status", "error")
+
+
+def _judge_scripts(result: MutationResult, stdins: Sequence[str], original_runs, mutant_runs) -> None:
+    for stdin, original, mutant in zip(stdins, original_runs, mutant_runs, strict=True):
+        before, after = _script_outcome(original), _script_outcome(mutant)
+        if before == "timeout":
+            continue
+        printed_before = original.get("result", {}).get("stdout")
+        printed_after = mutant.get("result", {}).get("stdout")
+        if before != after or printed_before != printed_after:
+            shown = stdin if len(stdin) <= 60 else stdin[:57] + "..."
+            _reject(
+                result,
+                f"differs on stdin {shown!r}: original {before} printing {printed_before!r:.80}; "
+                f"mutant {after} printing {printed_after!r:.80}",
+            )
+            return
+        result.checked_inputs += 1
+
+
+def check_equivalence(
+    items: Sequence[tuple[str, MutationResult, Tests]],
+    sandbox: Sandbox,
+    settings: CheckSettings | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Check every mutated ``(original code, result, tests)``; reject in place those that differ."""
+    settings = settings or CheckSettings()
+    tasks: list[dict] = []
+    plans = []
+    for code, result, tests in items:
+        if result.status != MUTATED:
+            continue
+        if isinstance(tests, CallTests):
+            inputs = _call_inputs(result, tests, settings, code)
+            plans.append(("calls", result, inputs, len(tasks)))
+            tasks.append(_compare_task(code, result.code, tests.function, inputs, settings.seconds))
+        else:
+            plans.append(("scripts", result, tests.inputs, len(tasks)))
+            tasks.extend(_script_task(code, stdin, settings.seconds) for stdin in tests.inputs)
+            tasks.extend(_script_task(result.code, stdin, settings.seconds * 3) for stdin in tests.inputs)
+    outcomes = sandbox.run(tasks, progress=progress)
+    for kind, result, inputs, start in plans:
+        if kind == "calls":
+            _judge_calls(result, inputs, outcomes[start])
+        else:
+            count = len(inputs)
+            _judge_scripts(result, inputs, outcomes[start : start + count], outcomes[start + count : start + 2 * count])

@@ -1,0 +1,47 @@
+"""New identifiers that cannot collide with anything a program already spells or Python reserves."""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Iterable
+
+from mutators.scopes import RESERVED_NAMES
+
+_FIRST = string.ascii_lowercase
+_REST = string.ascii_lowercase + string.digits
+
+
+class NamePool:
+    """Hands out identifiers unused by the program, builtins and keywords, never the same twice."""
+
+    def __init__(self, taken: Iterable[str]) -> None:
+        self.taken = set(taken) | RESERVED_NAMES
+
+    def claim(self, name: str) -> str:
+        self.taken.add(name)
+        return name
+
+    def numbered(self, prefix: str, start: int = 1) -> str:
+        """``prefix`` followed by the smallest free number from ``start``: var1, var2, …"""
+        number = start
+        while f"{prefix}{number}" in self.taken:
+            number += 1
+        return self.claim(f"{prefix}{number}")
+
+    def fresh(self, base: str) -> str:
+        """``base`` itself when free, else ``base2``, ``base3``, …"""
+        return self.claim(base) if base not in self.taken else self.numbered(base, 2)
+
+    def random(self, rng: random.Random, length: int) -> str:
+        """A random lowercase identifier of exactly ``length`` characters."""
+        if length < 1:
+            raise ValueError("random names need a length of at least 1")
+        capacity = len(_FIRST) * len(_REST) ** (length - 1)
+        for _ in range(100_000):
+            name = rng.choice(_FIRST) + "".join(rng.choice(_REST) for _ in range(length - 1))
+            if name not in self.taken:
+                return self.claim(name)
+            if len(self.taken) >= capacity:
+                break
+        raise ValueError(f"no unused identifier of length {length} is left for this program")

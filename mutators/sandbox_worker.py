@@ -1,0 +1,305 @@
+"""Fork server that runs untrusted Python, one forked child per task. Standard library only.
+
+Run as ``python -I sandbox_worker.py``. It reads one JSON request per line on stdin,
+``{"tasks": [{"kind": ..., "payload": ..., "limits": ...}, ...]}``, and answers one JSON line,
+``{"results": [...]}``, in the same order. Each task runs in a fresh child forked from this small
+process: its own session (so the whole process group can be killed), a throwaway working directory,
+an empty environment, stdio away from the protocol pipes, CPU/memory/process/file-size/open-file
+limits, an unprivileged user when started as root, and a wall-clock deadline enforced from here.
+Whatever the task does, it can only spoil its own child.
+"""
+
+import builtins
+import contextlib
+import io
+import json
+import os
+import random
+import resource
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+NOBODY = 65534
+RESULT_CAP = 8 * 1024 * 1024
+TEXT_CAP = 1024 * 1024
+DEFAULT_LIMITS = {
+    "wall_seconds": 10.0,
+    "cpu_seconds": 10,
+    "memory_mb": 2048,
+    "nproc": 1,
+    "fsize_mb": 16,
+    "nofile": 64,
+}
+
+
+class CallTimeout(BaseException):
+    """Raised inside a task when one call overruns; BaseException so ``except Exception`` misses it."""
+
+
+def _on_alarm(signum, frame):
+    raise CallTimeout()
+
+
+def _timed(function, seconds):
+    """Run ``function()``; return (kind, value, elapsed) with kind in return/raise/timeout."""
+    signal.signal(signal.SIGALRM, _on_alarm)
+    start = time.perf_counter()
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
+    try:
+        try:
+            value = function()
+            kind = "return"
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except CallTimeout:
+        return "timeout", None, time.perf_counter() - start
+    except SystemExit as stop:
+        code = stop.code
+        return "exit", code if isinstance(code, int) else (0 if code is None else 1), time.perf_counter() - start
+    except BaseException as error:  # the program's own exception is data here
+        return "raise", type(error).__qualname__, time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    if elapsed > seconds:
+        return "timeout", None, elapsed
+    return kind, value, elapsed
+
+
+def _short(value, limit=200):
+    try:
+        text = repr(value)
+    except BaseException:
+        text = "<unprintable %s>" % type(value).__qualname__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _same_value(a, b):
+    if type(a) is not type(b):
+        return False
+    try:
+        if a == b:
+            return True
+    except BaseException:
+        pass
+    try:
+        return repr(a) == repr(b)
+    except BaseException:
+        return False
+
+
+def _collect(*args, **kwargs):
+    return args, kwargs
+
+
+class _Capture:
+    """Swap sys.stdout for a string buffer."""
+
+    def __enter__(self):
+        self.saved, self.buffer = sys.stdout, io.StringIO()
+        sys.stdout = self.buffer
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout = self.saved
+        self.text = self.buffer.getvalue()[:TEXT_CAP]
+
+
+def _run_call(namespace, function_name, args_text, seconds):
+    def call():
+        args, kwargs = eval("__collect__(%s)" % args_text, {"__collect__": _collect})
+        random.seed(0)
+        return namespace[function_name](*args, **kwargs)
+
+    with _Capture() as capture:
+        outcome = _timed(call, seconds)
+    return outcome, capture.text
+
+
+def _describe(outcome, text):
+    kind, value, _ = outcome
+    if kind == "return":
+        described = "returned " + _short(value)
+    elif kind == "raise":
+        described = "raised " + value
+    elif kind == "timeout":
+        described = "timed out"
+    else:
+        described = "exited with " + _short(value)
+    return described + (" and printed " + _short(text, 80) if text else "")
+
+
+def _agree(original, mutant):
+    (o_kind, o_value, _), o_text = original
+    (m_kind, m_value, _), m_text = mutant
+    if o_kind != m_kind or o_text != m_text:
+        return False
+    if o_kind == "return":
+        return _same_value(o_value, m_value)
+    return o_value == m_value
+
+
+def _executor(source, namespace):
+    return lambda: exec(compile(source, "<program>", "exec"), namespace)
+
+
+def task_compare_calls(payload):
+    """Run original and mutant side by side on the same inputs and compare what each call does."""
+    namespaces = []
+    definitions = []
+    for source in (payload["original"], payload["mutant"]):
+        namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
+        with _Capture() as capture:
+            outcome = _timed(_executor(source, namespace), payload["seconds"])
+        namespaces.append(namespace)
+        definitions.append((outcome, capture.text))
+    if definitions[0][0][0] != "return":
+        return {"definition": "original failed: " + _describe(*definitions[0]), "inputs": []}
+    if not _agree(*definitions):
+        differs = "module body differs: %s vs %s" % (_describe(*definitions[0]), _describe(*definitions[1]))
+        return {"definition": differs, "inputs": []}
+    results = []
+    for original_args, mutant_args in payload["inputs"]:
+        original = _run_call(namespaces[0], payload["function"], original_args, payload["seconds"])
+        if original[0][0] == "timeout":
+            results.append({"original": "timeout"})
+            continue
+        mutant = _run_call(namespaces[1], payload["function"], mutant_args, payload["seconds"] * 3)
+        entry = {"original": original[0][0], "agree": _agree(original, mutant)}
+        if not entry["agree"]:
+            entry["why"] = "original %s; mutant %s" % (_describe(*original), _describe(*mutant))
+        results.append(entry)
+    return {"definition": "ok", "inputs": results}
+
+
+def task_run_script(payload):
+    """Run a stdin → stdout program as ``__main__``; report its exit and what it printed."""
+    with open("stdin.txt", "w", encoding="utf-8") as handle:
+        handle.write(payload["stdin"])
+    os.dup2(os.open("stdin.txt", os.O_RDONLY), 0)
+    os.dup2(os.open("stdout.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
+    sys.stdin = open(0, encoding="utf-8", closefd=False)
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    source = payload["source"]
+    kind, value, elapsed = _timed(_executor(source, namespace), payload["seconds"])
+    with contextlib.suppress(BaseException):  # the program may have closed or replaced stdout
+        sys.stdout.flush()
+    if kind == "return":
+        kind, value = "exit", 0
+    with open("stdout.txt", "rb") as handle:
+        printed = handle.read(TEXT_CAP).decode("utf-8", "replace")
+    return {"outcome": kind if kind == "timeout" else "%s:%s" % (kind, value), "stdout": printed,
+            "seconds": round(elapsed, 4)}
+
+
+TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script}
+
+
+def _limit(which, value):
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(which, (value, value))
+
+
+def _enter_sandbox(workdir, limits, keep_fd):
+    os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(os.open(os.path.join(workdir, "stdout.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
+    os.dup2(os.open(os.path.join(workdir, "stderr.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 2)
+    os.closerange(3, keep_fd)
+    os.closerange(keep_fd + 1, 65536)
+    if os.getuid() == 0:
+        for name in os.listdir(workdir):
+            os.chown(os.path.join(workdir, name), NOBODY, NOBODY)
+        os.chown(workdir, NOBODY, NOBODY)
+        os.setgroups([])
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)
+    os.chdir(workdir)
+    os.environ.clear()
+    os.environ.update({"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": workdir, "TMPDIR": workdir})
+    _limit(resource.RLIMIT_CPU, int(limits["cpu_seconds"]))
+    _limit(resource.RLIMIT_AS, int(limits["memory_mb"]) * 1024 * 1024)
+    _limit(resource.RLIMIT_FSIZE, int(limits["fsize_mb"]) * 1024 * 1024)
+    _limit(resource.RLIMIT_NOFILE, int(limits["nofile"]))
+    _limit(resource.RLIMIT_NPROC, int(limits["nproc"]))
+    _limit(resource.RLIMIT_CORE, 0)
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+
+
+def _child(task, workdir, write_fd, limits):
+    try:
+        _enter_sandbox(workdir, limits, write_fd)
+        result = TASKS[task["kind"]](task["payload"])
+        data = json.dumps({"status": "ok", "result": result}).encode()
+        if len(data) > RESULT_CAP:
+            data = json.dumps({"status": "error", "error": "result too large"}).encode()
+    except BaseException as error:
+        data = json.dumps({"status": "error", "error": "%s: %s" % (type(error).__name__, _short(error))}).encode()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(write_fd, view):]
+    os._exit(0)
+
+
+def _read_until(read_fd, deadline):
+    chunks = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        ready, _, _ = select.select([read_fd], [], [], remaining)
+        if not ready:
+            return None
+        chunk = os.read(read_fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def run_task(task):
+    limits = dict(DEFAULT_LIMITS, **task.get("limits", {}))
+    workdir = tempfile.mkdtemp(prefix="dynbench-sandbox-")
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        _child(task, workdir, write_fd, limits)
+    os.close(write_fd)
+    data = _read_until(read_fd, time.monotonic() + float(limits["wall_seconds"]))
+    os.close(read_fd)
+    for kill in (os.killpg, os.kill):  # the group takes any grandchildren with it
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    shutil.rmtree(workdir, ignore_errors=True)
+    if data is None:
+        return {"status": "timeout"}
+    if data:
+        try:
+            return json.loads(data)
+        except ValueError:
+            return {"status": "error", "error": "garbled result"}
+    if os.WIFSIGNALED(status):
+        signal_name = signal.Signals(os.WTERMSIG(status)).name
+        return {"status": "timeout" if signal_name == "SIGXCPU" else "died", "error": signal_name}
+    return {"status": "died", "error": "exit status %d" % os.WEXITSTATUS(status)}
+
+
+def main():
+    os.chdir(tempfile.gettempdir())
+    for line in sys.stdin:
+        request = json.loads(line)
+        results = [run_task(task) for task in request["tasks"]]
+        sys.stdout.write(json.dumps({"results": results}) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+import os
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+
+from mutators import FUNCTION, mutate
+from mutators.sandbox import Sandbox
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """The shared benchmark folder, found through DYNBENCH_DATA_DIR as in CI."""
+    folder = os.environ.get("DYNBENCH_DATA_DIR")
+    if not folder or not Path(folder).is_dir():
+        pytest.fail("set DYNBENCH_DATA_DIR to the benchmark data folder (.ci/run does)")
+    return Path(folder)
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    with Sandbox(workers=2) as box:
+        yield box
+
+
+def rewrite(chain: str, before: str, seed: int = 0, **kwargs) -> str:
+    """Mutate a dedented function program and return the new source."""
+    kwargs.setdefault("kind", FUNCTION)
+    kwargs.setdefault("entry_point", "f")
+    return mutate(dedent(before), chain, seed, **kwargs).code
+
+
+def check(chain: str, before: str, after: str, seed: int = 0, **kwargs) -> None:
+    assert rewrite(chain, before, seed, **kwargs) == dedent(after)
