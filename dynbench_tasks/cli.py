@@ -15,17 +15,23 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from dynbench_tasks import mutate_command
+    from dynbench_tasks import eval_command, mutate_command
 
     parser = _Parser(prog="dynbench", description="Dynamic code benchmarks for lm-evaluation-harness.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     mutate_command.add_parser(commands)
+    eval_command.add_parsers(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from dynbench_tasks.errors import UserError
 
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval"] and argv[1:2] not in (["-h"], ["--help"]):
+        from dynbench_tasks.eval_command import evaluate
+
+        return evaluate(argv[1:])  # everything after "eval" belongs to lm_eval, options included
     args = build_parser().parse_args(argv)
     try:
         return args.handler(args)

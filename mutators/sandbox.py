@@ -30,7 +30,7 @@ def _check_platform() -> None:
 class _Worker:
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-I", WORKER_SCRIPT],
+            [sys.executable, "-I", "-S", WORKER_SCRIPT],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

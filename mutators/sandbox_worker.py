@@ -1,12 +1,12 @@
 """Fork server that runs untrusted Python, one forked child per task. Standard library only.
 
-Run as ``python -I sandbox_worker.py``. It reads one JSON request per line on stdin,
-``{"tasks": [{"kind": ..., "payload": ..., "limits": ...}, ...]}``, and answers one JSON line,
-``{"results": [...]}``, in the same order. Each task runs in a fresh child forked from this small
-process: its own session (so the whole process group can be killed), a throwaway working directory,
-an empty environment, stdio away from the protocol pipes, CPU/memory/process/file-size/open-file
-limits, an unprivileged user when started as root, and a wall-clock deadline enforced from here.
-Whatever the task does, it can only spoil its own child.
+Run as ``python -I -S sandbox_worker.py`` (no site: a smaller process forks faster). It reads one
+JSON request per line on stdin, ``{"tasks": [{"kind": ..., "payload": ..., "limits": ...}, ...]}``,
+and answers one JSON line, ``{"results": [...]}``, in the same order. Each task runs in a fresh
+child forked from this small process: its own session (so the whole process group can be killed),
+a throwaway working directory, an empty environment, stdio away from the protocol pipes,
+CPU/memory/process/file-size/open-file limits, an unprivileged user when started as root, and a
+wall-clock deadline enforced from here. Whatever the task does, it can only spoil its own child.
 """
 
 import builtins
@@ -19,6 +19,7 @@ import resource
 import select
 import shutil
 import signal
+import struct
 import sys
 import tempfile
 import time
@@ -174,8 +175,17 @@ def task_compare_calls(payload):
     return {"definition": "ok", "inputs": results}
 
 
+def _install_quit_builtins():
+    """``exit()``/``quit()`` as the site module would define them (the worker runs without site)."""
+    import _sitebuiltins
+
+    builtins.exit = _sitebuiltins.Quitter("exit", "Ctrl-D (i.e. EOF)")
+    builtins.quit = _sitebuiltins.Quitter("quit", "Ctrl-D (i.e. EOF)")
+
+
 def task_run_script(payload):
     """Run a stdin → stdout program as ``__main__``; report its exit and what it printed."""
+    _install_quit_builtins()
     with open("stdin.txt", "w", encoding="utf-8") as handle:
         handle.write(payload["stdin"])
     os.dup2(os.open("stdin.txt", os.O_RDONLY), 0)
@@ -195,27 +205,41 @@ def task_run_script(payload):
             "seconds": round(elapsed, 4)}
 
 
-TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script}
+def task_compare_value(payload):
+    """Evaluate an answer expression and a reference expression; report whether they are ``==``."""
+    environment = {"__builtins__": builtins}
+    reference = _timed(lambda: eval(payload["reference"], dict(environment)), payload["seconds"])
+    if reference[0] != "return":
+        return {"outcome": "reference_error", "detail": _describe(reference, "")}
+    answer = _timed(lambda: eval(payload["answer"], dict(environment)), payload["seconds"])
+    if answer[0] == "timeout":
+        return {"outcome": "timeout"}
+    if answer[0] != "return":
+        return {"outcome": "error", "detail": _describe(answer, "")}
+    verdict = _timed(lambda: bool(answer[1] == reference[1]), payload["seconds"])
+    if verdict[0] != "return":
+        return {"outcome": "error", "detail": _describe(verdict, "")}
+    return {"outcome": "passed" if verdict[1] else "wrong"}
 
 
-def _limit(which, value):
+TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "compare_value": task_compare_value}
+
+
+def _limit(which, value, grace=0):
     _, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY:
-        value = min(value, hard)
-    resource.setrlimit(which, (value, value))
+        value = min(value, hard - grace)
+    resource.setrlimit(which, (value, value + grace))
 
 
 def _enter_sandbox(workdir, limits, keep_fd):
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
-    os.dup2(devnull, 0)
-    os.dup2(os.open(os.path.join(workdir, "stdout.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 1)
-    os.dup2(os.open(os.path.join(workdir, "stderr.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), 2)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
     os.closerange(3, keep_fd)
     os.closerange(keep_fd + 1, 65536)
     if os.getuid() == 0:
-        for name in os.listdir(workdir):
-            os.chown(os.path.join(workdir, name), NOBODY, NOBODY)
         os.chown(workdir, NOBODY, NOBODY)
         os.setgroups([])
         os.setgid(NOBODY)
@@ -223,14 +247,13 @@ def _enter_sandbox(workdir, limits, keep_fd):
     os.chdir(workdir)
     os.environ.clear()
     os.environ.update({"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": workdir, "TMPDIR": workdir})
-    _limit(resource.RLIMIT_CPU, int(limits["cpu_seconds"]))
+    # A second of grace between SIGXCPU (reported as a timeout) and the hard limit's SIGKILL.
+    _limit(resource.RLIMIT_CPU, int(limits["cpu_seconds"]), grace=1)
     _limit(resource.RLIMIT_AS, int(limits["memory_mb"]) * 1024 * 1024)
     _limit(resource.RLIMIT_FSIZE, int(limits["fsize_mb"]) * 1024 * 1024)
     _limit(resource.RLIMIT_NOFILE, int(limits["nofile"]))
     _limit(resource.RLIMIT_NPROC, int(limits["nproc"]))
     _limit(resource.RLIMIT_CORE, 0)
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
-    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
 
 
 def _child(task, workdir, write_fd, limits):
@@ -242,15 +265,19 @@ def _child(task, workdir, write_fd, limits):
             data = json.dumps({"status": "error", "error": "result too large"}).encode()
     except BaseException as error:
         data = json.dumps({"status": "error", "error": "%s: %s" % (type(error).__name__, _short(error))}).encode()
-    view = memoryview(data)
+    message = struct.pack("!I", len(data)) + data
+    view = memoryview(message)
     while view:
         view = view[os.write(write_fd, view):]
+    os.close(write_fd)
     os._exit(0)
 
 
-def _read_until(read_fd, deadline):
-    chunks = []
-    while True:
+def _read_message(read_fd, deadline):
+    """The child's length-prefixed result; b"" if it closed the pipe first, None past the deadline."""
+    buffer = b""
+    expected = None
+    while expected is None or len(buffer) < expected:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return None
@@ -259,33 +286,68 @@ def _read_until(read_fd, deadline):
             return None
         chunk = os.read(read_fd, 1 << 16)
         if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
+            return b""
+        buffer += chunk
+        if expected is None and len(buffer) >= 4:
+            expected = 4 + struct.unpack("!I", buffer[:4])[0]
+    return buffer[4:expected]
 
 
-def run_task(task):
+class _Reaper:
+    """Children are killed as soon as their result is in and reaped later, so the worker never waits
+    for a process to be torn down."""
+
+    def __init__(self):
+        self.pending = []
+
+    def kill(self, pid, workdir):
+        for kill in (os.killpg, os.kill):  # the group takes any grandchildren with it
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                kill(pid, signal.SIGKILL)
+        self.pending.append((pid, workdir))
+
+    def reap(self, block=False):
+        still = []
+        for pid, workdir in self.pending:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            if done:
+                shutil.rmtree(workdir, ignore_errors=True)
+            else:
+                still.append((pid, workdir))
+        self.pending = still
+
+    def status_of(self, pid):
+        _, status = os.waitpid(pid, 0)
+        return status
+
+
+_WORKDIR_BASE = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+
+
+def run_task(task, reaper):
     limits = dict(DEFAULT_LIMITS, **task.get("limits", {}))
-    workdir = tempfile.mkdtemp(prefix="dynbench-sandbox-")
+    workdir = tempfile.mkdtemp(prefix="dynbench-sandbox-", dir=_WORKDIR_BASE)
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_fd)
         _child(task, workdir, write_fd, limits)
     os.close(write_fd)
-    data = _read_until(read_fd, time.monotonic() + float(limits["wall_seconds"]))
+    data = _read_message(read_fd, time.monotonic() + float(limits["wall_seconds"]))
     os.close(read_fd)
-    for kill in (os.killpg, os.kill):  # the group takes any grandchildren with it
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    shutil.rmtree(workdir, ignore_errors=True)
-    if data is None:
-        return {"status": "timeout"}
     if data:
+        reaper.kill(pid, workdir)
         try:
             return json.loads(data)
         except ValueError:
             return {"status": "error", "error": "garbled result"}
+    for kill in (os.killpg, os.kill):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            kill(pid, signal.SIGKILL)
+    status = reaper.status_of(pid)
+    shutil.rmtree(workdir, ignore_errors=True)
+    if data is None:
+        return {"status": "timeout"}
     if os.WIFSIGNALED(status):
         signal_name = signal.Signals(os.WTERMSIG(status)).name
         return {"status": "timeout" if signal_name == "SIGXCPU" else "died", "error": signal_name}
@@ -294,11 +356,19 @@ def run_task(task):
 
 def main():
     os.chdir(tempfile.gettempdir())
+    client = os.getppid()
+    reaper = _Reaper()
     for line in sys.stdin:
         request = json.loads(line)
-        results = [run_task(task) for task in request["tasks"]]
+        results = []
+        for task in request["tasks"]:
+            if os.getppid() != client:
+                return  # the client is gone: stop rather than finish its work for nobody
+            results.append(run_task(task, reaper))
+            reaper.reap()
         sys.stdout.write(json.dumps({"results": results}) + "\n")
         sys.stdout.flush()
+    reaper.reap(block=True)
 
 
 if __name__ == "__main__":

@@ -34,3 +34,19 @@ def rewrite(chain: str, before: str, seed: int = 0, **kwargs) -> str:
 
 def check(chain: str, before: str, after: str, seed: int = 0, **kwargs) -> None:
     assert rewrite(chain, before, seed, **kwargs) == dedent(after)
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory) -> Path:
+    from tiny_model import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny-gpt2"))
+
+
+@pytest.fixture(scope="session")
+def small_data(tmp_path_factory, data_dir) -> str:
+    """The first 40 CRUXEval problems, so that every variant builds in seconds."""
+    folder = tmp_path_factory.mktemp("cruxeval40")
+    lines = (data_dir / "cruxeval.jsonl").read_text().splitlines()[:40]
+    (folder / "cruxeval.jsonl").write_text("\n".join(lines) + "\n")
+    return str(folder)

@@ -1,0 +1,43 @@
+"""Checks run when lm-eval selects dynbench tasks, before any model is loaded: the settings parse,
+the benchmark data can be read (a local folder, else the Hub), and the tools scoring needs exist."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from dynbench_tasks.discovery import task_directory
+from dynbench_tasks.settings import SettingsError, TaskSettings
+from dynbench_tasks.sources import DataUnavailable, load_raw
+
+PreflightError = (DataUnavailable, SettingsError)
+
+
+def _benchmark_of(yaml_path: Path, root: Path) -> str | None:
+    try:
+        relative = yaml_path.resolve().relative_to(root)
+    except ValueError:
+        return None
+    return relative.parts[0] if len(relative.parts) > 1 else None
+
+
+def check(benchmark: str, variant: str | None, metadata: dict[str, Any]) -> None:
+    """Raise a clear error now rather than after the model has loaded."""
+    merged = {"benchmark": benchmark, "variant": variant or "orig", **metadata}
+    settings = TaskSettings.from_metadata(merged)
+    load_raw(benchmark, settings.data_dir)
+
+
+def check_selected(manager, names: list[str]) -> None:
+    """Check every dynbench task or group among ``names`` selected through ``manager``."""
+    root = Path(task_directory())
+    metadata = dict(getattr(manager, "metadata", None) or {})
+    for name in names:
+        entry = manager.task_index.get(name) if isinstance(name, str) else None
+        if entry is None or entry.yaml_path is None:
+            continue
+        benchmark = _benchmark_of(Path(entry.yaml_path), root)
+        if benchmark is None:
+            continue
+        variant = ((entry.cfg or {}).get("metadata") or {}).get("variant")
+        check(benchmark, variant, metadata)

@@ -1,0 +1,24 @@
+"""Process-wide resources of an evaluation: one sandbox pool, started on first use."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+
+from mutators.sandbox import Sandbox
+
+_sandbox: Sandbox | None = None
+_lock = threading.Lock()
+
+
+def shared_sandbox() -> Sandbox:
+    """The sandbox pool for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers,
+    default one per core)."""
+    global _sandbox
+    with _lock:
+        if _sandbox is None:
+            workers = int(os.environ.get("DYNBENCH_SANDBOX_WORKERS", "0")) or None
+            _sandbox = Sandbox(workers=workers)
+            atexit.register(_sandbox.close)
+        return _sandbox

@@ -1,0 +1,101 @@
+"""What a dynamic task reads from its metadata: YAML defaults merged with ``--metadata``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from mutators import ENGINE_VERSION, ChainError, parse_chain
+
+DEFAULT_SEED = 0
+
+# Variant name -> chain; "orig" is the static benchmark, "custom" takes its chain from metadata.
+VARIANTS: dict[str, str | None] = {
+    "orig": None,
+    "varnorm1": "V1",
+    "varnorm2": "V2",
+    "constunfold": "U",
+    "for2while": "F",
+    "condaug": "A",
+    "fuv": "FUV",
+    "auv": "AUV",
+    "afu": "AFU",
+    "custom": None,
+}
+SCOPES = ("mutated", "all")
+PROMPTS = ("paper", "harness")
+
+
+class SettingsError(ValueError):
+    """A task's metadata asks for something dynbench cannot do."""
+
+
+@dataclass(frozen=True)
+class TaskSettings:
+    benchmark: str
+    variant: str
+    chain: str | None  # canonical spec such as "F+U+V2"; None for the static benchmark
+    seed: int
+    scope: str
+    prompt: str
+    data_dir: str | None
+    options: tuple[tuple[str, Any], ...]
+    verify: bool
+    timeout: float
+
+    @classmethod
+    def from_metadata(cls, metadata: Mapping[str, Any]) -> TaskSettings:
+        benchmark, variant = metadata.get("benchmark"), metadata.get("variant")
+        if variant not in VARIANTS:
+            raise SettingsError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+        chain_text = VARIANTS[variant] if variant != "custom" else metadata.get("chain")
+        if variant == "custom" and not chain_text:
+            raise SettingsError(
+                f"{benchmark}_custom needs a chain: --metadata '{{\"chain\": \"A+F+V1\", \"seed\": 7}}'"
+            )
+        options = metadata.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise SettingsError("metadata 'options' must map operator.key to a value, e.g. {\"varnorm2.length\": 5}")
+        try:
+            chain = parse_chain(chain_text, options) if chain_text else None
+        except ChainError as error:
+            raise SettingsError(str(error)) from None
+        scope = metadata.get("scope", "mutated")
+        if scope not in SCOPES:
+            raise SettingsError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
+        prompt = metadata.get("prompt", "paper")
+        if prompt not in PROMPTS:
+            raise SettingsError(f"prompt must be one of {', '.join(PROMPTS)}, got {prompt!r}")
+        try:
+            seed = int(metadata.get("seed", DEFAULT_SEED))
+            timeout = float(metadata.get("timeout", 3.0))
+        except (TypeError, ValueError):
+            raise SettingsError("metadata seed must be an integer and timeout a number of seconds") from None
+        return cls(
+            benchmark=benchmark,
+            variant=variant,
+            chain=chain.spec if chain else None,
+            seed=seed,
+            scope=scope,
+            prompt=prompt,
+            data_dir=metadata.get("data_dir") or os.environ.get("DYNBENCH_DATA_DIR") or None,
+            options=chain.options if chain else (),
+            verify=_flag(metadata.get("verify", True)),
+            timeout=timeout,
+        )
+
+    def fingerprint(self, source: str) -> str:
+        """Identity of the mutated documents: engine, chain, seed, options and the raw data."""
+        identity = {k: v for k, v in asdict(self).items() if k not in ("prompt", "timeout", "data_dir", "scope")}
+        identity.update(engine=ENGINE_VERSION, source=source)
+        return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() not in ("0", "false", "no", "off")
+    return bool(value)

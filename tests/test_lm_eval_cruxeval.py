@@ -1,0 +1,179 @@
+"""CRUXEval dynamic tasks end to end through lm-eval's own evaluator, with real backends.
+
+The API backends talk to a scripted OpenAI-compatible server whose answers are right, wrong, empty,
+echoing, unparseable, hanging or hostile in a fixed pattern, so the expected pass@1 of every variant
+is known exactly.
+"""
+
+import json
+import math
+
+import lm_eval
+import pytest
+from lm_eval.tasks import TaskManager
+from scripted_server import ScriptedServer
+
+from dynbench_tasks.cruxeval import PAPER_INSTRUCTION
+from dynbench_tasks.discovery import task_directory
+
+VARIANTS = ["orig", "varnorm1", "varnorm2", "constunfold", "for2while", "condaug", "fuv", "auv", "afu"]
+LIMIT = 4
+METRIC = "pass@1,sandbox"
+
+
+def manager(data, **metadata) -> TaskManager:
+    return TaskManager(include_path=task_directory(), include_defaults=False, metadata={"data_dir": data, **metadata})
+
+
+def scripted_samples(doc: dict) -> tuple[list[str], list[str]]:
+    """Five answers for a document and the status each must get; the pattern follows the original id."""
+    ref, call = doc["output"], f"f({doc['input']})"
+    pattern = int(doc["id"].split("_")[1]) % 4
+    if pattern == 0:
+        return [ref] * 5, ["passed"] * 5
+    if pattern == 1:
+        return ([ref, "'__not the output__'", "", call, "[1, 2"],
+                ["passed", "wrong", "empty", "calls_f", "unparseable"])
+    if pattern == 2:
+        return (["sum(iter(int, 1))", "__import__('os').kill(__import__('os').getppid(), 9)", "'x' * (10 ** 10)", ref,
+                 "__import__('os').fork()"],
+                ["timeout", "error", "error", "passed", "error"])
+    return ([f"{ref} # done", f"{ref}\nThe call returns that.", f"assert {call} == {ref}",
+             f"```python\nassert {call} == {ref}\n```", "None if False else '__nope__'"],
+            ["passed", "passed", "passed", "passed", "wrong"])
+
+
+def prepared(tm: TaskManager, tasks: list[str]) -> dict[str, list[dict]]:
+    loaded = tm.load(tasks)["tasks"]
+    return {name: list(loaded[name].test_docs())[:LIMIT] for name in tasks}
+
+
+def script_for(docs_by_task: dict[str, list[dict]]):
+    by_prompt = {}
+    for docs in docs_by_task.values():
+        for doc in docs:
+            by_prompt[f"{doc['code']}\nassert f({doc['input']}) =="] = doc
+
+    def answer(prompt: str, sample: int) -> str:
+        doc = next(d for key, d in by_prompt.items() if key in prompt)
+        return scripted_samples(doc)[0][sample % 5]
+
+    return answer
+
+
+def expected_pass_at_1(docs: list[dict]) -> float:
+    return sum(scripted_samples(doc)[1].count("passed") / 5 for doc in docs) / len(docs)
+
+
+def test_every_variant_scores_exactly_through_local_completions(small_data):
+    tm = manager(small_data, timeout=0.5)
+    tasks = [f"cruxeval_{v}" for v in VARIANTS]
+    docs = prepared(tm, tasks)
+    with ScriptedServer(script_for(docs)) as server:
+        results = lm_eval.simple_evaluate(
+            model="local-completions",
+            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+            "tokenized_requests=False,num_concurrent=1,max_retries=1",
+            tasks=tasks, limit=LIMIT, task_manager=tm, confirm_run_unsafe_code=True, log_samples=True,
+        )
+    assert {request["seed"] for request in server.requests} == {None}
+    for task in tasks:
+        assert math.isclose(results["results"][task][METRIC], expected_pass_at_1(docs[task])), task
+        for sample in results["samples"][task]:
+            statuses = [json.loads(s)["status"] for s in sample["filtered_resps"][0]]
+            assert statuses == scripted_samples(sample["doc"])[1], (task, sample["doc"]["id"])
+            assert sample["doc"]["mutation"]["engine_version"]
+        metadata = results["configs"][task]["metadata"]["dynbench"]
+        assert metadata["counts"]["scored"] >= LIMIT and metadata["seed"] == 0
+    assert results["configs"]["cruxeval_fuv"]["metadata"]["dynbench"]["chain"] == "F+U+V2"
+    assert all(s["doc"]["mutation"]["status"] == "mutated" for s in results["samples"]["cruxeval_fuv"])
+
+
+def test_chat_backend_scores_exactly(small_data):
+    tm = manager(small_data, timeout=0.5)
+    tasks = ["cruxeval_orig", "cruxeval_auv"]
+    docs = prepared(tm, tasks)
+    with ScriptedServer(script_for(docs)) as server:
+        results = lm_eval.simple_evaluate(
+            model="local-chat-completions",
+            model_args=f"model=scripted,base_url={server.url}/chat/completions,tokenizer_backend=none,"
+            "tokenized_requests=False,max_retries=1",
+            tasks=tasks, limit=LIMIT, task_manager=tm, confirm_run_unsafe_code=True, apply_chat_template=True,
+        )
+    assert all(PAPER_INSTRUCTION in r["messages"][-1]["content"] for r in server.requests)
+    for task in tasks:
+        assert math.isclose(results["results"][task][METRIC], expected_pass_at_1(docs[task])), task
+
+
+def test_a_fixed_request_seed_collapses_the_samples(small_data):
+    """The control for seed: null. With lm-eval's fixed API seed a seed-honouring server returns
+    five identical samples, and the score is no longer the five-sample estimate."""
+    tm = manager(small_data, timeout=0.5)
+    docs = prepared(tm, ["cruxeval_orig"])
+    with ScriptedServer(script_for(docs)) as server:
+        results = lm_eval.simple_evaluate(
+            model="local-completions",
+            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+            "tokenized_requests=False,max_retries=1",
+            tasks=["cruxeval_orig"], limit=LIMIT, task_manager=tm, confirm_run_unsafe_code=True, gen_kwargs="seed=1234",
+        )
+    collapsed = sum(scripted_samples(doc)[1][0] == "passed" for doc in docs["cruxeval_orig"]) / LIMIT
+    assert math.isclose(results["results"]["cruxeval_orig"][METRIC], collapsed)
+    assert not math.isclose(collapsed, expected_pass_at_1(docs["cruxeval_orig"]))
+
+
+def test_same_seed_same_prompts_other_seed_other_prompts(small_data):
+    prompts = []
+    for seed in (5, 5, 6):
+        tm = manager(small_data, seed=seed)
+        task = tm.load(["cruxeval_fuv"])["tasks"]["cruxeval_fuv"]
+        prompts.append([task.doc_to_text(doc) for doc in task.test_docs()])
+    assert prompts[0] == prompts[1] and prompts[0] != prompts[2]
+
+
+def test_tiny_hf_model_runs_through_the_python_api(small_data, tiny_model):
+    results = lm_eval.simple_evaluate(
+        model="hf", model_args=f"pretrained={tiny_model}", device="cpu", tasks=["cruxeval_orig", "cruxeval_fuv"],
+        limit=2, task_manager=manager(small_data), confirm_run_unsafe_code=True, log_samples=True,
+        gen_kwargs="max_gen_toks=6",
+    )
+    for task in ("cruxeval_orig", "cruxeval_fuv"):
+        assert 0.0 <= results["results"][task][METRIC] <= 1.0
+        for sample in results["samples"][task]:
+            assert len(sample["filtered_resps"][0]) == 5  # every repeat is scored, none dropped
+    json.dumps(results["results"])
+
+
+def test_unknown_settings_and_missing_data_fail_with_clear_messages(small_data, tmp_path):
+    from dynbench_tasks.settings import SettingsError
+    from dynbench_tasks.sources import DataUnavailable
+
+    with pytest.raises(SettingsError, match="needs a chain"):
+        manager(small_data).load(["cruxeval_custom"])
+    with pytest.raises(SettingsError, match="unknown mutation 'Q'"):
+        manager(small_data, chain="F+Q").load(["cruxeval_custom"])
+    with pytest.raises(SettingsError, match="scope must be"):
+        manager(small_data, scope="some").load(["cruxeval_orig"])
+    with pytest.raises(DataUnavailable, match=r"cruxeval\.jsonl"):
+        manager(str(tmp_path)).load(["cruxeval_orig"])
+
+
+def test_custom_chain_scope_all_and_options(small_data):
+    tm = manager(small_data, chain="A+F+V1", seed=7, scope="all", options={"varnorm1.prefix": "v"})
+    task = tm.load(["cruxeval_custom"])["tasks"]["cruxeval_custom"]
+    docs = list(task.test_docs())
+    counts = task.config.metadata["dynbench"]["counts"]
+    assert len(docs) == 40 == counts["scored"] and counts["mutated"] + counts.get("unchanged", 0) == 40
+    mutated = [d for d in docs if d["mutation"]["status"] == "mutated"]
+    assert mutated and all(d["mutation"]["chain"] == "A+F+V1" and d["mutation"]["seed"] == 7 for d in mutated)
+    assert all(d["code"] == d["original_code"] for d in docs if d["mutation"]["status"] != "mutated")
+    assert any("v1" in d["code"] for d in mutated)
+
+
+def test_request_cache_is_refused_for_dynamic_tasks(small_data, caplog):
+    tm = manager(small_data)
+    task = tm.load(["cruxeval_fuv"])["tasks"]["cruxeval_fuv"]
+    with caplog.at_level("WARNING"):
+        task.build_all_requests(limit=1, cache_requests=True)
+    assert "ignores --metadata" in caplog.text
+    assert len(task.instances) == 1
