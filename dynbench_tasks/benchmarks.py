@@ -33,6 +33,15 @@ class Benchmark:
     def program(self, record: dict) -> Program:
         return _PROGRAMS[self.name](record)
 
+    def judgeable(self, record: dict) -> bool:
+        """Whether a translation of this problem can be judged (Avatar needs tests, TransCoder a
+        Java harness); CRUXEval and CodeNet problems always can."""
+        if self.name == "avatar":
+            return bool(record["tests"])
+        if self.name == "transcoder":
+            return bool(record["java_harness"])
+        return True
+
 
 @dataclass
 class Program:

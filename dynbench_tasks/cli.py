@@ -15,12 +15,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from dynbench_tasks import eval_command, mutate_command
+    from dynbench_tasks import contamination_command, eval_command, judge_command, mutate_command, report_command
 
     parser = _Parser(prog="dynbench", description="Dynamic code benchmarks for lm-evaluation-harness.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     mutate_command.add_parser(commands)
     eval_command.add_parsers(commands)
+    judge_command.add_parser(commands)
+    report_command.add_parsers(commands)
+    contamination_command.add_parsers(commands)
     return parser
 
 

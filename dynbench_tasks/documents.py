@@ -18,7 +18,7 @@ from tqdm import tqdm
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.runtime import shared_sandbox
 from dynbench_tasks.settings import TaskSettings
-from mutators import ENGINE_VERSION, FUNCTION, MUTATED, STATUSES, MutationResult, mutate, parse_chain
+from mutators import ENGINE_VERSION, MUTATED, STATUSES, MutationResult, mutate, parse_chain
 from mutators.equivalence import CheckSettings, check_equivalence
 
 logger = logging.getLogger("lm_eval.dynbench")
@@ -58,18 +58,22 @@ def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str) ->
         f"original_{field}": [p.code for p in programs],
         "mutation": [r.record() for r in results],
     }
-    if "input" in batch and spec.kind == FUNCTION and settings.benchmark == "cruxeval":
+    if settings.benchmark == "cruxeval":
         columns["input"] = [r.call_arguments or record["input"] for r, record in zip(results, records, strict=True)]
         columns["original_input"] = [record["input"] for record in records]
+    if settings.benchmark == "transcoder":
+        columns["entry_point"] = [p.entry_point for p in programs]
     return columns
 
 
 def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: str) -> tuple[datasets.Dataset, dict]:
     """(documents to score, counts by status) for one task; computed once per process."""
     fingerprint = settings.fingerprint(getattr(dataset, "_fingerprint", "") or str(len(dataset)))
-    key = (fingerprint, settings.scope)
+    key = (fingerprint, settings.scope, settings.ids)
     if key not in _prepared:
-        mutated = dataset.map(
+        spec = BENCHMARKS[settings.benchmark]
+        judgeable = dataset.filter(spec.judgeable, new_fingerprint=fingerprint + "j", desc=f"{label}: judgeable")
+        mutated = judgeable.map(
             _mutate_batch,
             batched=True,
             batch_size=None,
@@ -81,9 +85,14 @@ def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: 
         counts = {status: statuses.get(status, 0) for status in (ORIGINAL, *STATUSES) if statuses.get(status)}
         if settings.chain is None:
             counts = {ORIGINAL: len(mutated)}
+        if len(judgeable) < len(dataset):
+            counts["not_judgeable"] = len(dataset) - len(judgeable)
         scored = mutated
         if settings.chain is not None and settings.scope == "mutated":
             scored = mutated.filter(lambda doc: doc["mutation"]["status"] == MUTATED, new_fingerprint=fingerprint + "m")
+        if settings.ids:
+            wanted = set(settings.ids)
+            scored = scored.filter(lambda doc: str(doc["id"]) in wanted, keep_in_memory=True)
         counts["scored"] = len(scored)
         logger.info(
             "%s: chain %s, seed %s, engine %s; %s (scope=%s)",

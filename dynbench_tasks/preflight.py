@@ -6,11 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.discovery import task_directory
+from dynbench_tasks.java_judge import JdkMissing, find_jdk
 from dynbench_tasks.settings import SettingsError, TaskSettings
 from dynbench_tasks.sources import DataUnavailable, load_raw
 
-PreflightError = (DataUnavailable, SettingsError)
+PreflightError = (DataUnavailable, SettingsError, JdkMissing)
+ALL_BENCHMARKS_GROUP = "dynbench"
 
 
 def _benchmark_of(yaml_path: Path, root: Path) -> str | None:
@@ -25,6 +28,8 @@ def check(benchmark: str, variant: str | None, metadata: dict[str, Any]) -> None
     """Raise a clear error now rather than after the model has loaded."""
     merged = {"benchmark": benchmark, "variant": variant or "orig", **metadata}
     settings = TaskSettings.from_metadata(merged)
+    if benchmark != "cruxeval":
+        find_jdk()
     load_raw(benchmark, settings.data_dir)
 
 
@@ -35,6 +40,10 @@ def check_selected(manager, names: list[str]) -> None:
     for name in names:
         entry = manager.task_index.get(name) if isinstance(name, str) else None
         if entry is None or entry.yaml_path is None:
+            continue
+        if name == ALL_BENCHMARKS_GROUP and Path(entry.yaml_path).resolve().parent == root:
+            for benchmark in BENCHMARKS:
+                check(benchmark, None, metadata)
             continue
         benchmark = _benchmark_of(Path(entry.yaml_path), root)
         if benchmark is None:

@@ -46,6 +46,7 @@ class TaskSettings:
     options: tuple[tuple[str, Any], ...]
     verify: bool
     timeout: float
+    ids: tuple[str, ...] = ()  # only these problems (the benchmark's own ids); empty: all
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any]) -> TaskSettings:
@@ -72,7 +73,7 @@ class TaskSettings:
             raise SettingsError(f"prompt must be one of {', '.join(PROMPTS)}, got {prompt!r}")
         try:
             seed = int(metadata.get("seed", DEFAULT_SEED))
-            timeout = float(metadata.get("timeout", 3.0))
+            timeout = float(metadata.get("timeout", 3.0 if benchmark == "cruxeval" else 10.0))
         except (TypeError, ValueError):
             raise SettingsError("metadata seed must be an integer and timeout a number of seconds") from None
         return cls(
@@ -86,13 +87,25 @@ class TaskSettings:
             options=chain.options if chain else (),
             verify=_flag(metadata.get("verify", True)),
             timeout=timeout,
+            ids=_ids(metadata.get("ids")),
         )
 
     def fingerprint(self, source: str) -> str:
         """Identity of the mutated documents: engine, chain, seed, options and the raw data."""
-        identity = {k: v for k, v in asdict(self).items() if k not in ("prompt", "timeout", "data_dir", "scope")}
+        excluded = ("prompt", "timeout", "data_dir", "scope", "ids")
+        identity = {k: v for k, v in asdict(self).items() if k not in excluded}
         identity.update(engine=ENGINE_VERSION, source=source)
         return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    if not value:
+        return ()
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, (list, tuple)):
+        raise SettingsError("metadata 'ids' must be a list of problem ids or a comma-separated string")
+    return tuple(str(item).strip() for item in value)
 
 
 def _flag(value: Any) -> bool:

@@ -13,14 +13,15 @@ from typing import Any
 import datasets
 from lm_eval.api.task import ConfigurableTask
 
-from dynbench_tasks import cruxeval
+from dynbench_tasks import cruxeval, translation
 from dynbench_tasks.documents import prepare_documents
+from dynbench_tasks.java_judge import find_jdk
 from dynbench_tasks.settings import TaskSettings
 from dynbench_tasks.sources import load_raw
 
 logger = logging.getLogger("lm_eval.dynbench")
 
-_BENCHMARK_MODULES = {"cruxeval": cruxeval}
+_BENCHMARK_MODULES = {"cruxeval": cruxeval, "avatar": translation, "codenet": translation, "transcoder": translation}
 
 
 class DynamicTask(ConfigurableTask):
@@ -29,9 +30,16 @@ class DynamicTask(ConfigurableTask):
         metadata = dict(config.get("metadata") or {})
         self.settings = TaskSettings.from_metadata(metadata)
         benchmark = _BENCHMARK_MODULES[self.settings.benchmark]
+        if benchmark is translation:
+            find_jdk()  # fail now, with the package to install, rather than at scoring time
         prompt = benchmark.task_config(self.settings)
         generation = dict(config.get("generation_kwargs") or {})
         generation["until"] = prompt.pop("stop")
+        if "temperature" in metadata:  # e.g. greedy decoding for a quick run: temperature 0
+            generation["temperature"] = float(metadata["temperature"])
+            generation["do_sample"] = generation["temperature"] > 0
+        if "repeats" in metadata:
+            config["repeats"] = int(metadata["repeats"])
         config.update(prompt, generation_kwargs=generation, process_results=benchmark.process_results)
         config["process_docs"] = self._prepare
         metadata["dynbench"] = {"chain": self.settings.chain, "seed": self.settings.seed, "scope": self.settings.scope}

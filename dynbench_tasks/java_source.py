@@ -1,0 +1,188 @@
+"""Just enough Java structure to lift a translation out of a model's reply and fit it to a judge.
+
+A token scanner that knows strings, text blocks, char literals and comments, and on top of it: the
+code in a reply (fenced or bare), top-level type declarations, the methods declared at one level,
+and token-level rewrites (rename a method, drop a package line, redirect ``System.exit``). It does
+not parse Java; whatever it lets through that is not Java, javac rejects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(
+    r'(?P<textblock>"""[\s\S]*?""")'
+    r'|(?P<string>"(?:[^"\\\n]|\\.)*")'
+    r"|(?P<char>'(?:[^'\\\n]|\\.)+')"
+    r"|(?P<comment>//[^\n]*|/\*[\s\S]*?\*/)"
+    r"|(?P<ident>[A-Za-z_$][\w$]*)"
+    r"|(?P<number>\d[\w.]*)"
+    r"|(?P<space>\s+)"
+    r"|(?P<other>.)",
+)
+_TYPE_KEYWORDS = {"class", "interface", "enum", "record"}
+_NOT_RETURN_TYPES = {"new", "return", "throw", "else", "case", "yield"}
+_FENCE = re.compile(r"```[ \t]*([\w+#-]*)[^\n]*\n([\s\S]*?)(?:```|\Z)")
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+def tokenize(code: str) -> list[Token]:
+    """Significant tokens (no whitespace, no comments)."""
+    return [
+        Token(m.lastgroup, m.group(), m.start(), m.end())
+        for m in _TOKEN.finditer(code)
+        if m.lastgroup not in ("space", "comment")
+    ]
+
+
+def code_in_reply(reply: str) -> str | None:
+    """The Java in a model's reply: the first fenced block that looks like Java (``java`` blocks
+    first), else the reply itself when it looks like Java; None when there is none."""
+    blocks = [(language.lower(), body) for language, body in _FENCE.findall(reply)]
+    ordered = [b for lang, b in blocks if lang == "java"] + [b for lang, b in blocks if lang != "java"]
+    for body in ordered:
+        if _looks_like_java(body):
+            return body.strip("\n")
+    if not blocks and _looks_like_java(reply):
+        return reply.strip()
+    return None
+
+
+def _looks_like_java(text: str) -> bool:
+    return "{" in text and "}" in text and ("(" in text or "class" in text)
+
+
+def _matching(tokens: list[Token], index: int) -> int:
+    """Index of the bracket closing the one at ``index`` (or the last token if unbalanced)."""
+    pairs = {"{": "}", "(": ")", "[": "]"}
+    opener, closer, depth = tokens[index].text, pairs[tokens[index].text], 0
+    for position in range(index, len(tokens)):
+        text = tokens[position].text
+        if text == opener:
+            depth += 1
+        elif text == closer:
+            depth -= 1
+            if depth == 0:
+                return position
+    return len(tokens) - 1
+
+
+@dataclass(frozen=True)
+class Declaration:
+    name: str
+    start: int  # character offsets into the source, modifiers and annotations included
+    end: int
+    tokens: tuple[int, int]  # token index range [first, last]
+
+
+def _members(tokens: list[Token], first: int, last: int) -> list[tuple[int, int]]:
+    """Token ranges of the declarations between ``first`` and ``last`` at one nesting level."""
+    spans, start, position = [], first, first
+    while position <= last:
+        text = tokens[position].text
+        if text in "([":
+            position = _matching(tokens, position)
+        elif text == "{":
+            position = _matching(tokens, position)
+            spans.append((start, position))
+            start = position + 1
+        elif text == ";":
+            spans.append((start, position))
+            start = position + 1
+        position += 1
+    if start <= last:
+        spans.append((start, last))
+    return spans
+
+
+def type_declarations(code: str, tokens: list[Token] | None = None) -> list[Declaration]:
+    """Top-level classes, interfaces, enums and records."""
+    tokens = tokens if tokens is not None else tokenize(code)
+    found = []
+    for first, last in _members(tokens, 0, len(tokens) - 1):
+        words = [i for i in range(first, last + 1) if tokens[i].text in _TYPE_KEYWORDS]
+        if words and words[0] + 1 <= last and tokens[words[0] + 1].kind == "ident" and tokens[last].text == "}":
+            found.append(Declaration(tokens[words[0] + 1].text, tokens[first].start, tokens[last].end, (first, last)))
+    return found
+
+
+def methods(code: str, first: int, last: int, tokens: list[Token]) -> list[Declaration]:
+    """Methods declared between token ``first`` and ``last`` at one level (with bodies)."""
+    found = []
+    for start, end in _members(tokens, first, last):
+        if tokens[end].text != "}":
+            continue
+        for i in range(start, end):
+            if tokens[i].text == "(" and i > start and tokens[i - 1].kind == "ident":
+                before = tokens[i - 2] if i - 2 >= start else None
+                if before is not None and (before.kind == "ident" or before.text in (">", "]")) and \
+                        before.text not in _NOT_RETURN_TYPES and tokens[i - 1].text not in _TYPE_KEYWORDS:
+                    found.append(Declaration(tokens[i - 1].text, tokens[start].start, tokens[end].end, (start, end)))
+                break
+    return found
+
+
+def body_range(declaration: Declaration, tokens: list[Token]) -> tuple[int, int]:
+    """Token indices just inside the braces of a type declaration."""
+    first, last = declaration.tokens
+    opening = next(i for i in range(first, last + 1) if tokens[i].text == "{")
+    return opening + 1, last - 1
+
+
+def has_main(code: str, declaration: Declaration, tokens: list[Token]) -> bool:
+    first, last = body_range(declaration, tokens)
+    return any(
+        m.name == "main" and "static" in code[m.start:m.end].split("(")[0].split()
+        for m in methods(code, first, last, tokens)
+    )
+
+
+def imports_and_package(code: str, tokens: list[Token]) -> tuple[list[str], tuple[int, int] | None]:
+    """The import statements' text and the character span of a package statement, if any."""
+    imports, package = [], None
+    for first, last in _members(tokens, 0, len(tokens) - 1):
+        head = tokens[first].text
+        if head == "import":
+            imports.append(code[tokens[first].start:tokens[last].end])
+        elif head == "package":
+            package = (tokens[first].start, tokens[last].end)
+    return imports, package
+
+
+def rewrite(code: str, replacements: list[tuple[int, int, str]]) -> str:
+    """Apply non-overlapping (start, end, text) character replacements."""
+    for start, end, text in sorted(replacements, reverse=True):
+        code = code[:start] + text + code[end:]
+    return code
+
+
+def exit_redirections(tokens: list[Token], target: str = "dynbench.Exit.exit") -> list[tuple[int, int, str]]:
+    """Replacements sending ``System.exit(`` and ``Runtime.getRuntime().exit/halt(`` to ``target``."""
+    found = []
+    for i, token in enumerate(tokens[:-3]):
+        window = [t.text for t in tokens[i:i + 4]]
+        if window == ["System", ".", "exit", "("] and (i == 0 or tokens[i - 1].text != "."):
+            found.append((token.start, tokens[i + 2].end, target))
+        elif window[:3] == ["Runtime", ".", "getRuntime"] and i + 7 < len(tokens):
+            tail = [t.text for t in tokens[i + 3:i + 8]]
+            if tail[:3] == ["(", ")", "."] and tail[3] in ("exit", "halt") and tail[4] == "(":
+                found.append((token.start, tokens[i + 6].end, target))
+    return found
+
+
+def call_renames(tokens: list[Token], old: str, new: str) -> list[tuple[int, int, str]]:
+    """Replacements renaming every ``old(`` (declaration and calls) to ``new``."""
+    return [
+        (token.start, token.end, new)
+        for i, token in enumerate(tokens[:-1])
+        if token.kind == "ident" and token.text == old and tokens[i + 1].text == "("
+        and (i == 0 or tokens[i - 1].text != ".")
+    ]

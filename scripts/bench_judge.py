@@ -1,0 +1,79 @@
+"""Java judging throughput: dynbench's warm judge JVMs against the naive way (one javac and one java
+process per translation, per test), on the benchmarks' own reference translations, in one run.
+
+    python scripts/bench_judge.py [--benchmark transcoder] [--naive 20]
+
+The naive way is timed on the first --naive translations only (about one judgement per second).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from dynbench_tasks.benchmarks import load_benchmark
+from dynbench_tasks.java_judge import COMPILED, RETURNED, THREW, TIMED_OUT, JavaJudge, JobResult, TestRun, find_jdk
+from dynbench_tasks.judge_command import judgeable
+from dynbench_tasks.translation import build_job, judge_replies, verdict
+
+
+def naive(benchmark: str, items: list[tuple[str, dict]], seconds: float) -> int:
+    """Judge each translation with a fresh javac and one fresh java per test; returns passes."""
+    java, javac = find_jdk()
+    passed = 0
+    for index, (reply, doc) in enumerate(items):
+        job = build_job(benchmark, reply, doc, str(index), int(seconds * 1000))
+        with tempfile.TemporaryDirectory() as folder:
+            for path, text in job.sources.items():
+                Path(folder, path).parent.mkdir(parents=True, exist_ok=True)
+                Path(folder, path).write_text(text)
+            sources = [str(Path(folder, path)) for path in job.sources]
+            if subprocess.run([javac, "-d", folder, *sources], capture_output=True).returncode != 0:
+                continue
+            runs = []
+            for stdin in job.tests:
+                try:
+                    done = subprocess.run([java, "-cp", folder, job.main_class], input=stdin, capture_output=True,
+                                          timeout=seconds)
+                    outcome = RETURNED if done.returncode == 0 else THREW
+                    runs.append(TestRun(outcome, done.returncode, "", done.stdout, 0))
+                except subprocess.TimeoutExpired:
+                    runs.append(TestRun(TIMED_OUT, 0, "", b"", int(seconds * 1000)))
+                    break
+            passed += verdict(benchmark, JobResult(COMPILED, "", runs), doc) == "passed"
+    return passed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--benchmark", default="transcoder", choices=("transcoder", "avatar"))
+    parser.add_argument("--naive", type=int, default=20, help="translations judged the naive way")
+    parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--data-dir")
+    args = parser.parse_args()
+    items = [(r["java"], r) for r in judgeable(args.benchmark, load_benchmark(args.benchmark, args.data_dir))]
+    with JavaJudge(workers=args.workers) as judge:
+        judge_replies(args.benchmark, items[:4], judge, 10_000)  # start the JVMs
+        start = time.perf_counter()
+        statuses = judge_replies(args.benchmark, items, judge, 10_000)
+        ours = time.perf_counter() - start
+    start = time.perf_counter()
+    naive_passed = naive(args.benchmark, items[: args.naive], 10.0)
+    slow = time.perf_counter() - start
+    ours_rate, naive_rate = len(items) / ours, args.naive / slow
+    print(json.dumps({
+        "benchmark": args.benchmark, "judgements": len(items), "passed": statuses.count("passed"),
+        "seconds": round(ours, 2), "judgements_per_second": round(ours_rate, 1),
+        "naive_judgements": args.naive, "naive_passed": naive_passed, "naive_seconds": round(slow, 2),
+        "naive_judgements_per_second": round(naive_rate, 2), "speedup": round(ours_rate / naive_rate, 1),
+        "workers": args.workers,
+    }))
+
+
+if __name__ == "__main__":
+    main()

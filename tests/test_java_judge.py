@@ -1,0 +1,173 @@
+"""Java extraction and the judge, on hand-written programs (CodeNet has no Java references) and
+on the hazards a model reply brings: chatter, broken code, loops forever, System.exit, forks."""
+
+import os
+from textwrap import dedent
+
+import pytest
+
+from dynbench_tasks import java_source as js
+from dynbench_tasks.java_judge import JavaJudge, JdkMissing, find_jdk
+from dynbench_tasks.translation import function_job, judge_replies, program_job, same_output
+
+SUM_TWO = dedent("""
+    import java.util.*;
+
+    public class Solution {
+        public static void main(String[] args) {
+            Scanner in = new Scanner(System.in);
+            long a = in.nextLong(), b = in.nextLong();
+            System.out.println(Helper.add(a, b));
+        }
+    }
+
+    public class Helper {
+        static long add(long a, long b) { return a + b; }
+    }
+""")
+HARNESS = dedent("""
+    import java.util.*;
+    public class ADD_ONE {
+    static int f_gold(int x) { return x + 1; }
+    //TOFILL
+    public static void main(String args[]) {
+        int n_success = 0;
+        int[] params = {1, 5, -3};
+        for (int p : params) if (f_filled(p) == f_gold(p)) n_success += 1;
+        System.out.println("#Results:" + n_success + ", " + params.length);
+    }
+    }
+""")
+
+
+@pytest.fixture(scope="module")
+def judge():
+    with JavaJudge(workers=2) as pool:
+        yield pool
+
+
+def stdin_doc(*pairs):
+    return {"tests": [{"input": i, "output": o} for i, o in pairs]}
+
+
+def harness_doc():
+    return {"java_harness": HARNESS, "entry_point": "addOne"}
+
+
+def test_code_in_reply_prefers_java_fences_and_accepts_bare_code():
+    reply = "Here you go:\n```python\nprint(1)\n```\n```java\nclass A { }\n```\nThanks!"
+    assert js.code_in_reply(reply) == "class A { }"
+    assert js.code_in_reply("static int f(int x) { return x; }") == "static int f(int x) { return x; }"
+    assert js.code_in_reply("I cannot translate this.") is None
+
+
+def test_program_job_keeps_helpers_strips_public_and_redirects_exit():
+    code = "package foo.bar;\n" + SUM_TWO.replace("System.out.println(Helper.add(a, b));",
+                                                  "System.out.println(Helper.add(a, b)); System.exit(0);")
+    job = program_job(code, "7", [b"1 2\n"], 1000)
+    source = next(iter(job.sources.values()))
+    assert job.main_class == "dynbench.j7.Solution" and list(job.sources) == ["dynbench/j7/Solution.java"]
+    assert source.startswith("package dynbench.j7;") and "package foo.bar" not in source
+    assert "public class Solution" in source and "public class Helper" not in source and "class Helper" in source
+    assert "dynbench.Exit.exit(0)" in source and "System.exit" not in source
+
+
+def test_function_job_renames_the_entry_point_and_keeps_helpers():
+    reply = dedent("""
+        ```java
+        import java.util.function.*;
+        public class Translation {
+            public static int addOne(int x) { return plus(x, 1); }
+            static int plus(int a, int b) { return a + b; }
+            public static void main(String[] args) { System.out.println(addOne(1)); }
+        }
+        ```""")
+    job = function_job(reply, "3", "addOne", HARNESS, 1000)
+    source = next(iter(job.sources.values()))
+    assert "static int f_filled(int x) { return plus(x, 1); }" in source
+    assert "static int plus(int a, int b)" in source and "import java.util.function.*;" in source
+    assert source.count("public static void main") == 1 and job.main_class == "dynbench.j3.ADD_ONE"
+    single = function_job("int increment(int x) { return x + 1; }", "4", "addOne", HARNESS, 1000)
+    assert "static int f_filled(int x)" in next(iter(single.sources.values()))
+    assert function_job("no code here", "5", "addOne", HARNESS, 1000) is None
+
+
+def test_statuses_of_stdin_programs(judge):
+    doc = stdin_doc(("1 2\n", "3\n"), ("40 2\n", "42\n"))
+    replies = {
+        "passed": SUM_TWO,
+        "wrong_output": SUM_TWO.replace("a + b", "a - b"),
+        "compile_error": SUM_TWO.replace("return a + b;", "return a + b"),
+        "runtime_error": SUM_TWO.replace("return a + b;", "return a / 0;"),
+        "timeout": SUM_TWO.replace("return a + b;", "while (true) {}"),
+        "no_code": "Sorry, I can only translate to Kotlin.",
+    }
+    exits = SUM_TWO.replace("System.out.println(Helper.add(a, b));",
+                            "System.out.println(Helper.add(a, b)); System.exit(0);")
+    nonzero = SUM_TWO.replace("System.out.println(Helper.add(a, b));", "System.exit(3);")
+    threaded = dedent("""
+        import java.util.*;
+        class Main implements Runnable {
+            public void run() { Scanner s = new Scanner(System.in); System.out.println(s.nextInt() + s.nextInt()); }
+            public static void main(String[] a) { new Thread(null, new Main(), "", 1 << 26).start(); }
+        }""")
+    forks = SUM_TWO.replace("return a + b;", "try { new ProcessBuilder(\"true\").start(); } catch (Exception e) "
+                            "{ throw new RuntimeException(e); } return a + b;")
+    items = [(reply, doc) for reply in replies.values()] + [(exits, doc), (nonzero, doc), (threaded, doc)]
+    statuses = judge_replies("codenet", items, judge, 2000)
+    assert statuses == [*replies, "passed", "runtime_error", "passed"]
+    assert judge_replies("codenet", [(forks, doc)], judge, 2000) in (["runtime_error"], ["passed"])
+
+
+def test_statuses_of_transcoder_functions(judge):
+    replies = {
+        "passed": "static int addOne(int x) { return x + 1; }",
+        "wrong_output": "static int addOne(int x) { return x + 2; }",
+        "compile_error": "static int addOne(int x) { return x + ; }",
+        "runtime_error": "static int addOne(int x) { return x / 0; }",
+        "timeout": "static int addOne(int x) { while (true) { x++; } }",
+        "no_code": "The answer is to add one.",
+    }
+    statuses = judge_replies("transcoder", [(r, harness_doc()) for r in replies.values()], judge, 2000)
+    assert statuses == list(replies)
+
+
+def test_one_bad_reply_does_not_spoil_its_batch(judge):
+    doc = stdin_doc(("1 2\n", "3\n"))
+    bad = [SUM_TWO.replace("return a + b;", "while (true) {}"), SUM_TWO.replace("return a + b", "return a +"),
+           SUM_TWO.replace("return a + b;", "long[] m = new long[Integer.MAX_VALUE - 8]; return m.length;")]
+    items = [(SUM_TWO, doc)] * 3 + [(bad[0], doc), (SUM_TWO, doc), (bad[1], doc), (SUM_TWO, doc), (bad[2], doc),
+                                    (SUM_TWO, doc)]
+    statuses = judge_replies("codenet", items, judge, 1500)
+    assert statuses == ["passed"] * 3 + ["timeout", "passed", "compile_error", "passed", "runtime_error", "passed"]
+
+
+def test_output_comparison_as_the_original_projects_do():
+    assert same_output(" 42 \n", "42", numeric=False)
+    assert not same_output("42.0", "42", numeric=False)
+    assert same_output("42.0", "42", numeric=True) and same_output("1.380000000038E8", "138000000.0038", numeric=True)
+    assert same_output("3.14159", "3.14", numeric=True) and not same_output("3.15", "3.14", numeric=True)
+
+
+def test_judge_jvms_run_unprivileged_and_leave_nothing_behind(judge, tmp_path):
+    import tempfile
+
+    before = {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-java-")}
+    probe = "public class P { public static void main(String[] a) { System.out.println(System.getProperty(\"user.name\") + \" \" + new java.io.File(\".\").getAbsolutePath()); } }"
+    with JavaJudge(workers=1) as fresh:
+        statuses = judge_replies("codenet", [(probe, stdin_doc(("", "x\n")))], fresh, 2000)
+        job = program_job(probe, "0", [b""], 2000)
+        output = fresh.run([job])[0].runs[0].stdout.decode()
+    assert statuses == ["wrong_output"]
+    user, folder = output.split()
+    assert (user == "nobody") == (os.getuid() == 0)
+    assert folder.startswith(tempfile.gettempdir())
+    after = {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-java-")}
+    assert after <= before
+
+
+def test_missing_jdk_names_the_package(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    with pytest.raises(JdkMissing, match="default-jdk-headless"):
+        find_jdk()
