@@ -19,9 +19,10 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from mutators.sandbox import WorkerPool
 
 JDK_PACKAGE = "default-jdk-headless"
 _SOURCES = Path(__file__).resolve().parent / "java" / "dynbench"
@@ -208,11 +209,8 @@ class JavaJudge:
     """``with JavaJudge() as judge: results = judge.run(jobs)`` — results in job order."""
 
     def __init__(self, workers: int | None = None, batch_size: int = 48) -> None:
-        self.size = max(1, workers or os.cpu_count() or 1)
-        self.batch_size = batch_size
-        self.processes = [JudgeProcess() for _ in range(self.size)]
-        self._free = list(self.processes)
-        self._lock = threading.Lock()
+        processes = [JudgeProcess() for _ in range(max(1, workers or os.cpu_count() or 1))]
+        self.pool = WorkerPool(processes, batch_size)
 
     def __enter__(self) -> JavaJudge:
         return self
@@ -221,41 +219,29 @@ class JavaJudge:
         self.close()
 
     def close(self) -> None:
-        for process in self.processes:
+        for process in self.pool.workers:
             process.stop()
 
-    def _batch(self, jobs: list[tuple[str, JavaJob]]) -> dict[str, JobResult]:
-        with self._lock:
-            process = self._free.pop()
-        try:
-            results: dict[str, JobResult] = {}
-            unfinished = jobs
-            while unfinished:
-                results.update(process.judge(unfinished, _deadline(unfinished)))
-                still = [(key, job) for key, job in unfinished if results[key].status == NOT_RUN]
-                if len(still) == len(unfinished):
-                    # The JVM died before finishing anything: try the first job alone, and if it
-                    # kills a fresh JVM too (hangs the compiler, crashes the JVM), it is the culprit.
-                    key, job = still.pop(0)
-                    alone = process.judge([(key, job)], _deadline([(key, job)]))[key]
-                    results[key] = alone if alone.status != NOT_RUN else JobResult(
-                        COMPILED, "", [TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms)])
-                unfinished = still
-            return results
-        finally:
-            with self._lock:
-                self._free.append(process)
+    @staticmethod
+    def _judge_batch(process: JudgeProcess, jobs: list[tuple[str, JavaJob]]) -> list[JobResult]:
+        results: dict[str, JobResult] = {}
+        unfinished = jobs
+        while unfinished:
+            results.update(process.judge(unfinished, _deadline(unfinished)))
+            still = [(key, job) for key, job in unfinished if results[key].status == NOT_RUN]
+            if len(still) == len(unfinished):
+                # The JVM died before finishing anything: try the first job alone, and if it kills
+                # a fresh JVM too (hangs the compiler, crashes the JVM), it is the culprit.
+                key, job = still.pop(0)
+                alone = process.judge([(key, job)], _deadline([(key, job)]))[key]
+                results[key] = alone if alone.status != NOT_RUN else JobResult(
+                    COMPILED, "", [TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms)])
+            unfinished = still
+        return [results[key] for key, _ in jobs]
 
     def run(self, jobs: Sequence[JavaJob], progress: Callable[[int], None] | None = None) -> list[JobResult]:
         keyed = [(str(i), job) for i, job in enumerate(jobs)]
-        batches = [keyed[i:i + self.batch_size] for i in range(0, len(keyed), self.batch_size)]
-        results: dict[str, JobResult] = {}
-        with ThreadPoolExecutor(max_workers=self.size) as pool:
-            for batch, done in zip(batches, pool.map(self._batch, batches), strict=True):
-                results.update(done)
-                if progress is not None:
-                    progress(len(batch))
-        return [results[key] for key, _ in keyed]
+        return self.pool.map(self._judge_batch, keyed, progress)
 
 
 def _deadline(jobs: Sequence[tuple[str, JavaJob]]) -> float:

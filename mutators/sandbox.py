@@ -14,6 +14,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Generic, TypeVar
 
 WORKER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sandbox_worker.py")
 
@@ -57,16 +58,50 @@ class _Worker:
                 self.process.kill()
 
 
+W = TypeVar("W")
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class WorkerPool(Generic[W]):
+    """Batches of items go to a fixed set of workers, each busy with one batch at a time, all in
+    parallel; ``map`` returns one result per item, in item order."""
+
+    def __init__(self, workers: Sequence[W], batch_size: int) -> None:
+        self.workers = list(workers)
+        self.batch_size = batch_size
+        self._free = list(self.workers)
+        self._lock = threading.Lock()
+
+    def _on_free_worker(self, work: Callable[[W, list[T]], list[R]], batch: list[T]) -> list[R]:
+        with self._lock:
+            worker = self._free.pop()
+        try:
+            return work(worker, batch)
+        finally:
+            with self._lock:
+                self._free.append(worker)
+
+    def map(self, work: Callable[[W, list[T]], list[R]], items: Sequence[T],
+            progress: Callable[[int], None] | None = None) -> list[R]:
+        """``work(worker, batch)`` for every batch; ``progress(n)`` as each batch of ``n`` finishes."""
+        batches = [list(items[i : i + self.batch_size]) for i in range(0, len(items), self.batch_size)]
+        results: list[R] = []
+        with ThreadPoolExecutor(max_workers=len(self.workers)) as pool:
+            futures = [pool.submit(self._on_free_worker, work, batch) for batch in batches]
+            for batch, future in zip(batches, futures, strict=True):
+                results.extend(future.result())
+                if progress is not None:
+                    progress(len(batch))
+        return results
+
+
 class Sandbox:
     """``with Sandbox() as box: results = box.run(tasks)``; results come back in task order."""
 
     def __init__(self, workers: int | None = None, batch_size: int = 32) -> None:
         _check_platform()
-        self.size = max(1, workers or os.cpu_count() or 1)
-        self.batch_size = batch_size
-        self.workers = [_Worker() for _ in range(self.size)]
-        self._free = list(self.workers)
-        self._free_lock = threading.Lock()
+        self.pool = WorkerPool([_Worker() for _ in range(max(1, workers or os.cpu_count() or 1))], batch_size)
 
     def __enter__(self) -> Sandbox:
         return self
@@ -75,26 +110,9 @@ class Sandbox:
         self.close()
 
     def close(self) -> None:
-        for worker in self.workers:
+        for worker in self.pool.workers:
             worker.close()
-
-    def _run_batch(self, tasks: list[dict]) -> list[dict]:
-        with self._free_lock:
-            worker = self._free.pop()
-        try:
-            return worker.run(tasks)
-        finally:
-            with self._free_lock:
-                self._free.append(worker)
 
     def run(self, tasks: Sequence[dict], progress: Callable[[int], None] | None = None) -> list[dict]:
         """Run every task; ``progress(n)`` is called as each batch of ``n`` tasks finishes."""
-        batches = [list(tasks[i : i + self.batch_size]) for i in range(0, len(tasks), self.batch_size)]
-        results: list[dict] = []
-        with ThreadPoolExecutor(max_workers=self.size) as pool:
-            futures = [pool.submit(self._run_batch, batch) for batch in batches]
-            for batch, future in zip(batches, futures, strict=True):
-                results.extend(future.result())
-                if progress is not None:
-                    progress(len(batch))
-        return results
+        return self.pool.map(lambda worker, batch: worker.run(batch), tasks, progress)
