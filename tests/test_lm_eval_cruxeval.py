@@ -177,3 +177,18 @@ def test_request_cache_is_refused_for_dynamic_tasks(small_data, caplog):
         task.build_all_requests(limit=1, cache_requests=True)
     assert "ignores --metadata" in caplog.text
     assert len(task.instances) == 1
+
+
+def test_group_aggregates_its_variants(small_data):
+    tm = manager(small_data, timeout=0.5)
+    members = [f"cruxeval_{v}" for v in VARIANTS]
+    docs = prepared(tm, members)
+    with ScriptedServer(script_for(docs)) as server:
+        results = lm_eval.simple_evaluate(
+            model="local-completions",
+            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+            "tokenized_requests=False,max_retries=1",
+            tasks=["cruxeval_dynamic"], limit=2, task_manager=tm, confirm_run_unsafe_code=True,
+        )
+    scores = [results["results"][task][METRIC] for task in members]
+    assert math.isclose(results["results"]["cruxeval_dynamic"][METRIC], sum(scores) / len(scores))
