@@ -57,25 +57,41 @@ def training_examples(tokenizer, records: list[dict], max_length: int) -> list[d
     return examples
 
 
-def load_model(model: str, gguf_file: str | None = None):
+def load_model(model: str):
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    extra = {"gguf_file": gguf_file} if gguf_file else {}
-    tokenizer = AutoTokenizer.from_pretrained(model, **extra)
+    tokenizer = AutoTokenizer.from_pretrained(model)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    network = AutoModelForCausalLM.from_pretrained(model, dtype=torch.float32, **extra)
-    return network, tokenizer
+    return AutoModelForCausalLM.from_pretrained(model, dtype=torch.float32), tokenizer
 
 
-def fine_tune(model: str, records: list[dict], out: Path, settings: TrainingSettings,
-              gguf_file: str | None = None) -> Path:
+def plain_model(model: str, gguf_file: str | None, folder: Path) -> str:
+    """A GGUF model dequantised once into an ordinary float32 model folder (transformers will not
+    fine-tune a model loaded from GGUF, and the folder loads faster for the evaluations too)."""
+    if not gguf_file:
+        return model
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    AutoTokenizer.from_pretrained(model, gguf_file=gguf_file).save_pretrained(folder)
+    loaded = AutoModelForCausalLM.from_pretrained(model, gguf_file=gguf_file, dtype=torch.float32)
+    config = loaded.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config  # the weights are already float32
+    plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    plain.load_state_dict(loaded.state_dict())
+    plain.save_pretrained(folder)
+    return str(folder)
+
+
+def fine_tune(model: str, records: list[dict], out: Path, settings: TrainingSettings) -> Path:
     """Train on prompt → answer with the loss on the answer tokens only; save a normal model folder."""
     import torch
     from transformers import Trainer, TrainingArguments
 
-    network, tokenizer = load_model(model, gguf_file)
+    network, tokenizer = load_model(model)
     examples = training_examples(tokenizer, records, settings.max_length)
 
     def collate(batch):
@@ -149,10 +165,11 @@ def run_contamination(model: str, out: Path, variants: list[str], records: list[
     out.mkdir(parents=True, exist_ok=True)
     ids = [record["id"] for record in records]
     started = time.perf_counter()
-    tuned_folder = fine_tune(model, records, out, settings, gguf_file)
+    base_model = plain_model(model, gguf_file, out / "base_model")
+    tuned_folder = fine_tune(base_model, records, out, settings)
     trained = time.perf_counter()
-    base_args = f"pretrained={model}" + (f",gguf_file={gguf_file}" if gguf_file else "") + ",dtype=float32"
-    base = evaluate("base", base_args, variants, ids, metadata, evaluation, out / "results" / "base")
+    base = evaluate("base", f"pretrained={base_model},dtype=float32", variants, ids, metadata, evaluation,
+                    out / "results" / "base")
     tuned = evaluate("fine-tuned", f"pretrained={tuned_folder},dtype=float32", variants, ids, metadata, evaluation,
                      out / "results" / "fine-tuned")
     summary = {
