@@ -28,7 +28,6 @@ class Benchmark:
     code_field: str
     required: tuple[str, ...]
     kind: str
-    describe: str
 
     def program(self, record: dict) -> Program:
         return _PROGRAMS[self.name](record)
@@ -54,20 +53,17 @@ class Program:
 
 BENCHMARKS = {
     "cruxeval": Benchmark(
-        "cruxeval", "cruxeval.jsonl", "code", ("id", "code", "input", "output"), FUNCTION,
-        "CRUXEval output prediction (800 functions f)",
+        "cruxeval", "cruxeval.jsonl", "code", ("id", "code", "input", "output"), FUNCTION
     ),
     "avatar": Benchmark(
-        "avatar", "avatar_py2java.jsonl", "python", ("id", "python", "java", "tests"), SCRIPT,
-        "Code Lingua Avatar, Python to Java (250 stdin programs, 100 with tests)",
+        "avatar", "avatar_py2java.jsonl", "python", ("id", "python", "java", "tests"), SCRIPT
     ),
     "codenet": Benchmark(
-        "codenet", "codenet_py2java.jsonl", "python", ("id", "python", "tests"), SCRIPT,
-        "Code Lingua CodeNet, Python to Java (200 stdin programs)",
+        "codenet", "codenet_py2java.jsonl", "python", ("id", "python", "tests"), SCRIPT
     ),
     "transcoder": Benchmark(
         "transcoder", "transcoder_py2java.jsonl", "python", ("id", "python", "java", "java_harness", "python_harness"),
-        FUNCTION, "TransCoder GeeksforGeeks, Python to Java (568 functions, 482 with a Java harness)",
+        FUNCTION,
     ),
 }
 

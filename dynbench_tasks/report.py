@@ -203,7 +203,7 @@ def box_plots(report: Report, folder: Path) -> dict[str, Path]:
         variants = [v for v in report.variants(benchmark) if report.scores(benchmark, v)]
         if not variants:
             continue
-        figure, axes = plt.subplots(figsize=(1.1 * len(variants) + 2, 4))
+        figure, axes = plt.subplots(figsize=(max(6.0, 1.1 * len(variants) + 2), 4))
         axes.boxplot([list(report.scores(benchmark, v).values()) for v in variants])
         axes.set_xticks(range(1, len(variants) + 1), variants, rotation=30)
         axes.set_ylabel("pass@1 (%)")

@@ -42,10 +42,6 @@ class Scope:
     declared_nonlocal: set[str] = field(default_factory=set)
     dynamic: bool = False
 
-    @property
-    def is_function_like(self) -> bool:
-        return self.kind in (FUNCTION, LAMBDA, COMPREHENSION)
-
 
 @dataclass(eq=False)
 class Variable:
@@ -55,7 +51,6 @@ class Variable:
     scope: Scope
     binding_kinds: set[str] = field(default_factory=set)
     occurrences: list[cst.Name] = field(default_factory=list)
-    first_seen: int = 0
     param_of: FunctionInfo | None = None
     param_kind: str = ""
     frozen_reason: str = ""
@@ -67,7 +62,6 @@ class FunctionInfo:
     scope: Scope
     name_variable: Variable | None = None
     params: dict[str, Variable] = field(default_factory=dict)
-    keyword_sites: list[cst.Name] = field(default_factory=list)
     called_with_double_star: bool = False
 
 
@@ -495,7 +489,7 @@ def analyze(module: cst.Module) -> ScopeAnalysis:
 
     # Pass 2: resolve every occurrence, in source order, to its variable.
     resolved: list[Variable | None] = []
-    for index, occurrence in enumerate(builder.occurrences):
+    for occurrence in builder.occurrences:
         variable = _resolve(occurrence.node.value, occurrence.scope, module_scope)
         resolved.append(variable)
         result.scope_of[id(occurrence.node)] = occurrence.scope
@@ -505,7 +499,6 @@ def analyze(module: cst.Module) -> ScopeAnalysis:
             _note_dynamic_access(occurrence.node.value, occurrence.scope, module_scope)
             continue
         if not variable.occurrences:
-            variable.first_seen = index
             result.variables.append(variable)
         variable.occurrences.append(occurrence.node)
         result.variable_of[id(occurrence.node)] = variable
@@ -574,7 +567,6 @@ def _resolve_calls(builder: _Builder) -> None:
         for keyword_name in call.keywords:
             param = callee.params.get(keyword_name.value)
             if param is not None:
-                callee.keyword_sites.append(keyword_name)
                 result.variable_of[id(keyword_name)] = param
 
 

@@ -87,17 +87,6 @@ def has_statement(module: cst.Module, kind: type) -> bool:
     return False
 
 
-def iter_names(node: cst.CSTNode) -> Iterator[str]:
-    """Every identifier spelled anywhere under ``node``: variables, attributes, keywords, defs."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if type(current) is cst.Name:
-            yield current.value
-        else:
-            stack.extend(iter_children(current))
-
-
 _all_fields_by_type: dict[type, tuple[str, ...]] = {}
 _hooks_by_type: dict[tuple[type, type], tuple] = {}
 
