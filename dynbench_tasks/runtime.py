@@ -1,41 +1,36 @@
-"""Process-wide resources of an evaluation: one sandbox pool, started on first use."""
+"""Process-wide resources of an evaluation, each started on first use and closed at exit: the
+Python sandbox pool and the Java judge pool."""
 
 from __future__ import annotations
 
 import atexit
 import os
 import threading
+from collections.abc import Callable
 
-from mutators.sandbox import Sandbox
-
-_sandbox: Sandbox | None = None
+_started: dict[str, object] = {}
 _lock = threading.Lock()
 
 
-def shared_sandbox() -> Sandbox:
-    """The sandbox pool for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers,
-    default one per core)."""
-    global _sandbox
+def _shared(name: str, workers_variable: str, start: Callable[[int | None], object]):
     with _lock:
-        if _sandbox is None:
-            workers = int(os.environ.get("DYNBENCH_SANDBOX_WORKERS", "0")) or None
-            _sandbox = Sandbox(workers=workers)
-            atexit.register(_sandbox.close)
-        return _sandbox
+        if name not in _started:
+            resource = start(int(os.environ.get(workers_variable, "0")) or None)
+            atexit.register(resource.close)
+            _started[name] = resource
+        return _started[name]
 
 
-_java_judge = None
+def shared_sandbox():
+    """The sandbox for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers,
+    default one per core)."""
+    from mutators.sandbox import Sandbox
+
+    return _shared("sandbox", "DYNBENCH_SANDBOX_WORKERS", lambda workers: Sandbox(workers=workers))
 
 
 def shared_java_judge():
-    """The Java judge pool for translation scoring (``DYNBENCH_JAVA_WORKERS`` JVMs, default one
-    per core)."""
-    global _java_judge
+    """The Java judge for translation scoring (``DYNBENCH_JAVA_WORKERS`` JVMs, default one per core)."""
     from dynbench_tasks.java_judge import JavaJudge
 
-    with _lock:
-        if _java_judge is None:
-            workers = int(os.environ.get("DYNBENCH_JAVA_WORKERS", "0")) or None
-            _java_judge = JavaJudge(workers=workers)
-            atexit.register(_java_judge.close)
-        return _java_judge
+    return _shared("java", "DYNBENCH_JAVA_WORKERS", lambda workers: JavaJudge(workers=workers))

@@ -61,6 +61,21 @@ def script_for(docs_by_task: dict[str, list[dict]]):
     return answer
 
 
+def scripted_run(tm: TaskManager, docs: dict[str, list[dict]], tasks: list[str], limit: int = LIMIT,
+                 chat: bool = False, **options) -> tuple[dict, ScriptedServer]:
+    """lm-eval against the scripted server, through local-completions or local-chat-completions."""
+    endpoint, model = ("chat/completions", "local-chat-completions") if chat else ("completions", "local-completions")
+    with ScriptedServer(script_for(docs)) as server:
+        results = lm_eval.simple_evaluate(
+            model=model,
+            model_args=f"model=scripted,base_url={server.url}/{endpoint},tokenizer_backend=none,"
+            "tokenized_requests=False,max_retries=1",
+            tasks=tasks, limit=limit, task_manager=tm, confirm_run_unsafe_code=True, apply_chat_template=chat,
+            **options,
+        )
+    return results, server
+
+
 def expected_pass_at_1(docs: list[dict]) -> float:
     return sum(scripted_samples(doc)[1].count("passed") / 5 for doc in docs) / len(docs)
 
@@ -69,13 +84,7 @@ def test_every_variant_scores_exactly_through_local_completions(small_data):
     tm = manager(small_data, timeout=0.5)
     tasks = [f"cruxeval_{v}" for v in VARIANTS]
     docs = prepared(tm, tasks)
-    with ScriptedServer(script_for(docs)) as server:
-        results = lm_eval.simple_evaluate(
-            model="local-completions",
-            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
-            "tokenized_requests=False,num_concurrent=1,max_retries=1",
-            tasks=tasks, limit=LIMIT, task_manager=tm, confirm_run_unsafe_code=True, log_samples=True,
-        )
+    results, server = scripted_run(tm, docs, tasks, log_samples=True)
     assert {request["seed"] for request in server.requests} == {None}
     for task in tasks:
         assert math.isclose(results["results"][task][METRIC], expected_pass_at_1(docs[task])), task
@@ -93,13 +102,7 @@ def test_chat_backend_scores_exactly(small_data):
     tm = manager(small_data, timeout=0.5)
     tasks = ["cruxeval_orig", "cruxeval_auv"]
     docs = prepared(tm, tasks)
-    with ScriptedServer(script_for(docs)) as server:
-        results = lm_eval.simple_evaluate(
-            model="local-chat-completions",
-            model_args=f"model=scripted,base_url={server.url}/chat/completions,tokenizer_backend=none,"
-            "tokenized_requests=False,max_retries=1",
-            tasks=tasks, limit=LIMIT, task_manager=tm, confirm_run_unsafe_code=True, apply_chat_template=True,
-        )
+    results, server = scripted_run(tm, docs, tasks, chat=True)
     assert all(PAPER_INSTRUCTION in r["messages"][-1]["content"] for r in server.requests)
     for task in tasks:
         assert math.isclose(results["results"][task][METRIC], expected_pass_at_1(docs[task])), task
@@ -110,13 +113,7 @@ def test_a_fixed_request_seed_collapses_the_samples(small_data):
     five identical samples, and the score is no longer the five-sample estimate."""
     tm = manager(small_data, timeout=0.5)
     docs = prepared(tm, ["cruxeval_orig"])
-    with ScriptedServer(script_for(docs)) as server:
-        results = lm_eval.simple_evaluate(
-            model="local-completions",
-            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
-            "tokenized_requests=False,max_retries=1",
-            tasks=["cruxeval_orig"], limit=LIMIT, task_manager=tm, confirm_run_unsafe_code=True, gen_kwargs="seed=1234",
-        )
+    results, _ = scripted_run(tm, docs, ["cruxeval_orig"], gen_kwargs="seed=1234")
     collapsed = sum(scripted_samples(doc)[1][0] == "passed" for doc in docs["cruxeval_orig"]) / LIMIT
     assert math.isclose(results["results"]["cruxeval_orig"][METRIC], collapsed)
     assert not math.isclose(collapsed, expected_pass_at_1(docs["cruxeval_orig"]))
@@ -183,12 +180,6 @@ def test_group_aggregates_its_variants(small_data):
     tm = manager(small_data, timeout=0.5)
     members = [f"cruxeval_{v}" for v in VARIANTS]
     docs = prepared(tm, members)
-    with ScriptedServer(script_for(docs)) as server:
-        results = lm_eval.simple_evaluate(
-            model="local-completions",
-            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
-            "tokenized_requests=False,max_retries=1",
-            tasks=["cruxeval_dynamic"], limit=2, task_manager=tm, confirm_run_unsafe_code=True,
-        )
+    results, _ = scripted_run(tm, docs, ["cruxeval_dynamic"], limit=2)
     scores = [results["results"][task][METRIC] for task in members]
     assert math.isclose(results["results"]["cruxeval_dynamic"][METRIC], sum(scores) / len(scores))
