@@ -8,6 +8,7 @@ its own result (``{"status": "timeout" | "died" | "error"}``).
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -32,6 +33,8 @@ class _Worker:
     def __init__(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-I", "-S", WORKER_SCRIPT],
+            # Children clear what they inherit, and clearing a long environment costs a fork's worth of time.
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -85,7 +88,9 @@ class WorkerPool(Generic[W]):
     def map(self, work: Callable[[W, list[T]], list[R]], items: Sequence[T],
             progress: Callable[[int], None] | None = None) -> list[R]:
         """``work(worker, batch)`` for every batch; ``progress(n)`` as each batch of ``n`` finishes."""
-        batches = [list(items[i : i + self.batch_size]) for i in range(0, len(items), self.batch_size)]
+        # Several batches per worker, so that one slow batch cannot keep the others idle for long.
+        size = max(1, min(self.batch_size, math.ceil(len(items) / (4 * len(self.workers)))))
+        batches = [list(items[i : i + size]) for i in range(0, len(items), size)]
         results: list[R] = []
         with ThreadPoolExecutor(max_workers=len(self.workers)) as pool:
             futures = [pool.submit(self._on_free_worker, work, batch) for batch in batches]

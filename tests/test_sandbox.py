@@ -1,8 +1,9 @@
 """The sandbox contains what it runs: time, memory, processes, files, environment, privileges."""
 
 import os
+import time
 
-from mutators.sandbox import Sandbox
+from mutators.sandbox import Sandbox, WorkerPool
 
 
 def _script(box: Sandbox, source: str, seconds: float = 2.0, **limits) -> dict:
@@ -74,3 +75,17 @@ def test_workdirs_are_removed(sandbox):
     _script(sandbox, "open('scratch', 'w').write('x')")
     after = {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-sandbox-")}
     assert after <= before
+
+
+def test_a_small_job_is_spread_over_every_worker():
+    used = []
+
+    def work(worker, batch):
+        used.append(worker)
+        time.sleep(0.05)  # long enough for the batches to overlap
+        return [(worker, item) for item in batch]
+
+    pool = WorkerPool(["first", "second"], batch_size=48)
+    results = pool.map(work, list(range(16)))
+    assert [item for _, item in results] == list(range(16))
+    assert set(used) == {"first", "second"}
