@@ -1,7 +1,7 @@
 """Java judging throughput: dynbench's warm judge JVMs against the naive way (one javac and one java
 process per translation, per test), on the benchmarks' own reference translations, in one run.
 
-    python scripts/bench_judge.py [--benchmark transcoder] [--naive 20]
+    python scripts/bench_judge.py [--benchmark transcoder] [--naive 20] [--skip ID,ID]
 
 The naive way is timed on the first --naive translations only (about one judgement per second).
 """
@@ -54,9 +54,12 @@ def main() -> None:
     parser.add_argument("--benchmark", default="transcoder", choices=("transcoder", "avatar"))
     parser.add_argument("--naive", type=int, default=20, help="translations judged the naive way")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--skip", default="", help="problem ids to leave out, comma-separated")
     parser.add_argument("--data-dir")
     args = parser.parse_args()
-    items = [(r["java"], r) for r in judgeable(args.benchmark, load_benchmark(args.benchmark, args.data_dir))]
+    skipped = set(filter(None, args.skip.split(",")))
+    records = judgeable(args.benchmark, load_benchmark(args.benchmark, args.data_dir))
+    items = [(r["java"], r) for r in records if r["id"] not in skipped]
     with JavaJudge(workers=args.workers) as judge:
         judge_replies(args.benchmark, items[:4], judge, 10_000)  # start the JVMs
         start = time.perf_counter()
@@ -71,7 +74,7 @@ def main() -> None:
         "seconds": round(ours, 2), "judgements_per_second": round(ours_rate, 1),
         "naive_judgements": args.naive, "naive_passed": naive_passed, "naive_seconds": round(slow, 2),
         "naive_judgements_per_second": round(naive_rate, 2), "speedup": round(ours_rate / naive_rate, 1),
-        "workers": args.workers,
+        "workers": args.workers, "skipped": sorted(skipped),
     }))
 
 
