@@ -35,5 +35,10 @@ class Operator:
         """Return the rewritten module and the number of sites rewritten."""
         raise NotImplementedError
 
+    @classmethod
+    def option_problem(cls, option: str, value: Any) -> str | None:
+        """What is wrong with ``value`` for ``option`` (already of the default's type), or None."""
+        return None
+
     def option(self, context: StepContext, key: str) -> Any:
         return context.options.get(key, self.option_defaults[key])

@@ -90,5 +90,8 @@ def _check_options(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
             value = type(default)(value)
         except (TypeError, ValueError):
             raise ChainError(f"option {key!r} needs a {type(default).__name__}, got {value!r}") from None
+        problem = operator.option_problem(option, value)
+        if problem:
+            raise ChainError(f"option {key!r} {problem}, got {value!r}")
         checked.append((f"{operator.name}.{option}", value))
     return tuple(checked)

@@ -91,10 +91,12 @@ class ConstUnfold(Operator):
     title = "ConstUnfold"
     option_defaults: ClassVar[Mapping[str, Any]] = {"max_offset": 10}
 
+    @classmethod
+    def option_problem(cls, option: str, value: Any) -> str | None:
+        return "must be at least 1" if value < 1 else None
+
     def apply(self, module: cst.Module, context: StepContext) -> tuple[cst.Module, int]:
         max_offset = int(self.option(context, "max_offset"))
-        if max_offset < 1:
-            raise ValueError("constunfold.max_offset must be at least 1")
         transformer = UnfoldIntegers(context.rng, max_offset)
         rewritten = transform(module, transformer)
         return rewritten, transformer.sites

@@ -42,6 +42,12 @@ class NamePool:
             name = rng.choice(_FIRST) + "".join(rng.choice(_REST) for _ in range(length - 1))
             if name not in self.taken:
                 return self.claim(name)
-            if len(self.taken) >= capacity:
+            if self._drawable_taken(length) >= capacity:
                 break
         raise ValueError(f"no unused identifier of length {length} is left for this program")
+
+    def _drawable_taken(self, length: int) -> int:
+        """How many taken names ``random`` could have drawn at this length."""
+        return sum(
+            len(name) == length and name[0] in _FIRST and all(c in _REST for c in name[1:]) for name in self.taken
+        )

@@ -21,6 +21,10 @@ class VarNormI(Operator):
     title = "VarNormI"
     option_defaults: ClassVar[Mapping[str, Any]] = {"prefix": "var"}
 
+    @classmethod
+    def option_problem(cls, option: str, value: Any) -> str | None:
+        return None if value.isidentifier() else "must be the start of a Python identifier, such as 'var'"
+
     def apply(self, module: cst.Module, context: StepContext) -> tuple[cst.Module, int]:
         prefix = self.option(context, "prefix")
         return rename_variables(module, context, lambda pool, _variable: pool.numbered(prefix))

@@ -22,6 +22,10 @@ class VarNormII(Operator):
     title = "VarNormII"
     option_defaults: ClassVar[Mapping[str, Any]] = {"length": 3}
 
+    @classmethod
+    def option_problem(cls, option: str, value: Any) -> str | None:
+        return "must be at least 1" if value < 1 else None
+
     def apply(self, module: cst.Module, context: StepContext) -> tuple[cst.Module, int]:
         length = int(self.option(context, "length"))
         return rename_variables(module, context, lambda pool, _variable: pool.random(context.rng, length))

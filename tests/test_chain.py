@@ -37,3 +37,15 @@ def test_options_are_checked_and_typed():
         parse_chain("V2", {"varnorm2.size": 5})
     with pytest.raises(ChainError, match="needs a int"):
         parse_chain("U", {"constunfold.max_offset": "many"})
+
+
+@pytest.mark.parametrize(("key", "value", "fragment"), [
+    ("constunfold.max_offset", 0, "'constunfold.max_offset' must be at least 1, got 0"),
+    ("varnorm2.length", -1, "'varnorm2.length' must be at least 1, got -1"),
+    ("varnorm1.prefix", "1x", "'varnorm1.prefix' must be the start of a Python identifier"),
+    ("varnorm1.prefix", "", "'varnorm1.prefix' must be the start of a Python identifier"),
+])
+def test_option_values_out_of_range_are_errors(key, value, fragment):
+    with pytest.raises(ChainError) as error:
+        parse_chain("V1+V2+U", {key: value})
+    assert fragment in str(error.value)

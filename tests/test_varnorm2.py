@@ -39,3 +39,15 @@ def test_names_never_collide_with_keywords_builtins_or_existing_identifiers():
 def test_scripts_rename_module_level_variables():
     out = mutate("n = int(input())\nfor i in range(n):\n    print(i)\n", "V2", 0, kind=SCRIPT).code
     assert "n =" not in out and "int(input())" in out and "range(" in out
+
+
+def test_one_letter_names_are_drawn_until_the_alphabet_runs_out():
+    # 20 variables share 26 letters with "f", so draws collide often; builtins and keywords hold no
+    # one-letter names and must not count against the alphabet.
+    variables = [f"v{i}" for i in range(20)]
+    source = f"def f({', '.join(variables)}):\n    return {' + '.join(variables)}\n"
+    chain = parse_chain("V2", {"varnorm2.length": 1})
+    for seed in range(5):
+        out = mutate(source, chain, seed, kind="function", entry_point="f")
+        assert out.status == "mutated", out.reason
+        assert len(set(re.findall(r"\b[a-z]\b", out.code)) - {"f"}) == 20
