@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.runtime import shared_sandbox
-from dynbench_tasks.settings import TaskSettings
+from dynbench_tasks.settings import SettingsError, TaskSettings, check_ids
 from mutators import ENGINE_VERSION, MUTATED, STATUSES, MutationResult, mutate, parse_chain
 from mutators.equivalence import CheckSettings, check_equivalence
 
@@ -66,6 +66,13 @@ def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str) ->
     return columns
 
 
+def _why_empty(settings: TaskSettings) -> str:
+    if settings.chain is not None and settings.scope == "mutated":
+        return (f"chain {settings.chain} changes none of the chosen programs; "
+                "--metadata '{\"scope\": \"all\"}' scores unchanged ones too")
+    return "none of the chosen problems can be judged"
+
+
 def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: str) -> tuple[datasets.Dataset, dict]:
     """(documents to score, counts by status) for one task; computed once per process."""
     fingerprint = settings.fingerprint(getattr(dataset, "_fingerprint", "") or str(len(dataset)))
@@ -91,8 +98,11 @@ def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: 
         if settings.chain is not None and settings.scope == "mutated":
             scored = mutated.filter(lambda doc: doc["mutation"]["status"] == MUTATED, new_fingerprint=fingerprint + "m")
         if settings.ids:
+            check_ids(settings.benchmark, settings.ids, dataset["id"])
             wanted = set(settings.ids)
             scored = scored.filter(lambda doc: str(doc["id"]) in wanted, keep_in_memory=True)
+        if len(scored) == 0:
+            raise SettingsError(f"{label}: no documents left to score ({_why_empty(settings)})")
         counts["scored"] = len(scored)
         logger.info(
             "%s: chain %s, seed %s, engine %s; %s (scope=%s)",

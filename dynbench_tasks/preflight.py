@@ -9,7 +9,7 @@ from typing import Any
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.discovery import task_directory
 from dynbench_tasks.java_judge import JdkMissing, find_jdk
-from dynbench_tasks.settings import SettingsError, TaskSettings
+from dynbench_tasks.settings import SettingsError, TaskSettings, check_ids
 from dynbench_tasks.sources import DataUnavailable, load_raw
 
 PreflightError = (DataUnavailable, SettingsError, JdkMissing)
@@ -30,7 +30,9 @@ def check(benchmark: str, variant: str | None, metadata: dict[str, Any]) -> None
     settings = TaskSettings.from_metadata(merged)
     if benchmark != "cruxeval":
         find_jdk()
-    load_raw(benchmark, settings.data_dir)
+    records = load_raw(benchmark, settings.data_dir)
+    if settings.ids:
+        check_ids(benchmark, settings.ids, records["id"])
 
 
 def check_selected(manager, names: list[str]) -> None:

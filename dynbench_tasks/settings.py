@@ -34,6 +34,14 @@ class SettingsError(ValueError):
     """A task's metadata asks for something dynbench cannot do."""
 
 
+def check_ids(benchmark: str, ids: tuple[str, ...], known: list) -> None:
+    """Every id asked for must be one of the benchmark's own."""
+    unknown = sorted(set(ids) - {str(i) for i in known})
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        raise SettingsError(f"metadata ids not in {benchmark}: {shown}")
+
+
 @dataclass(frozen=True)
 class TaskSettings:
     benchmark: str
@@ -71,11 +79,12 @@ class TaskSettings:
         prompt = metadata.get("prompt", "paper")
         if prompt not in PROMPTS:
             raise SettingsError(f"prompt must be one of {', '.join(PROMPTS)}, got {prompt!r}")
-        try:
-            seed = int(metadata.get("seed", DEFAULT_SEED))
-            timeout = float(metadata.get("timeout", 3.0 if benchmark == "cruxeval" else 10.0))
-        except (TypeError, ValueError):
-            raise SettingsError("metadata seed must be an integer and timeout a number of seconds") from None
+        if prompt != "paper" and benchmark != "cruxeval":
+            raise SettingsError(f"prompt {prompt!r} is CRUXEval's; {benchmark} tasks have the paper's prompt only")
+        seed = _number(metadata, "seed", DEFAULT_SEED, int, "an integer")
+        timeout = _number(metadata, "timeout", 3.0 if benchmark == "cruxeval" else 10.0, float, "a number of seconds")
+        if timeout <= 0:
+            raise SettingsError(f"metadata timeout must be a positive number of seconds, got {timeout!r}")
         return cls(
             benchmark=benchmark,
             variant=variant,
@@ -96,6 +105,14 @@ class TaskSettings:
         identity = {k: v for k, v in asdict(self).items() if k not in excluded}
         identity.update(engine=ENGINE_VERSION, source=source)
         return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _number(metadata: Mapping[str, Any], key: str, default, kind: type, described: str):
+    value = metadata.get(key, default)
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise SettingsError(f"metadata {key} must be {described}, got {value!r}") from None
 
 
 def _ids(value: Any) -> tuple[str, ...]:

@@ -142,7 +142,7 @@ def test_tiny_hf_model_runs_through_the_python_api(small_data, tiny_model):
 
 
 def test_unknown_settings_and_missing_data_fail_with_clear_messages(small_data, tmp_path):
-    from dynbench_tasks.settings import SettingsError
+    from dynbench_tasks.settings import SettingsError, TaskSettings
     from dynbench_tasks.sources import DataUnavailable
 
     with pytest.raises(SettingsError, match="needs a chain"):
@@ -153,6 +153,15 @@ def test_unknown_settings_and_missing_data_fail_with_clear_messages(small_data, 
         manager(small_data, scope="some").load(["cruxeval_orig"])
     with pytest.raises(DataUnavailable, match=r"cruxeval\.jsonl"):
         manager(str(tmp_path)).load(["cruxeval_orig"])
+    with pytest.raises(SettingsError, match="metadata seed must be an integer, got 'abc'"):
+        manager(small_data, seed="abc").load(["cruxeval_orig"])
+    with pytest.raises(SettingsError, match="avatar tasks have the paper's prompt only"):
+        TaskSettings.from_metadata({"benchmark": "avatar", "variant": "orig", "prompt": "harness"})
+    with pytest.raises(SettingsError, match="metadata ids not in cruxeval: nope"):
+        manager(small_data, ids=["sample_0", "nope"]).load(["cruxeval_orig"])
+    # No program among the first 40 has a countable while loop: nothing is left to score.
+    with pytest.raises(SettingsError, match=r"no documents left to score \(chain W changes none"):
+        manager(small_data, chain="W").load(["cruxeval_custom"])
 
 
 def test_custom_chain_scope_all_and_options(small_data):
