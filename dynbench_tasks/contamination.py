@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dynbench_tasks.benchmarks import load_benchmark
 from dynbench_tasks.cruxeval import paper_prompt
+from dynbench_tasks.settings import check_ids
 
 logger = logging.getLogger("lm_eval.dynbench")
 
@@ -33,6 +34,7 @@ def choose_problems(data_dir: str | None, limit: int | None, ids: list[str] | No
     """The problems to train on: the given ids, else ``limit`` problems drawn with ``seed``."""
     records = load_benchmark("cruxeval", data_dir)
     if ids:
+        check_ids("cruxeval", tuple(ids), [r["id"] for r in records])
         wanted = set(ids)
         return [r for r in records if r["id"] in wanted]
     if limit is None or limit >= len(records):

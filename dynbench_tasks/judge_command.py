@@ -11,6 +11,7 @@ from collections import Counter
 
 from tqdm import tqdm
 
+from dynbench_tasks.arguments import output_file
 from dynbench_tasks.benchmarks import BENCHMARKS, DataError, load_benchmark, transcoder_entry_point
 from dynbench_tasks.java_judge import JavaJudge
 from dynbench_tasks.translation import SAMPLE_STATUSES, judge_replies
@@ -26,7 +27,8 @@ def add_parser(commands) -> None:
     parser.add_argument("--data-dir", metavar="DIR")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per test run (default 10)")
     parser.add_argument("--workers", type=int, help="judge JVMs (default: one per core)")
-    parser.add_argument("--out", metavar="FILE.jsonl", help="also write one line per problem with its status")
+    parser.add_argument("--out", type=output_file, metavar="FILE.jsonl",
+                        help="also write one line per problem with its status")
     parser.set_defaults(handler=run)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from dynbench_tasks.arguments import output_file, positive_int
 from dynbench_tasks.benchmarks import BENCHMARKS, DataError, Program, load_benchmark, read_jsonl
 from mutators import MODULE, STATUSES, ChainError, mutate, parse_chain
 from mutators.equivalence import CheckSettings, check_equivalence
@@ -34,12 +35,12 @@ def add_parser(commands) -> None:
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--data-dir", metavar="DIR", help="benchmark folder (default: $DYNBENCH_DATA_DIR)")
     parser.add_argument("--verify", action="store_true", help="run the equivalence check in the sandbox")
-    parser.add_argument("--out", required=True, metavar="OUT.jsonl")
+    parser.add_argument("--out", required=True, type=output_file, metavar="OUT.jsonl")
     parser.add_argument(
         "--option", action="append", default=[], metavar="OPERATOR.KEY=VALUE",
         help="operator option, e.g. varnorm2.length=5 or constunfold.max_offset=3 (repeatable)",
     )
-    parser.add_argument("--limit", type=int, help="only the first N programs")
+    parser.add_argument("--limit", type=positive_int, help="only the first N programs")
     parser.add_argument("--timeout", type=float, default=2.0, help="seconds per checked call or run (default 2)")
     parser.add_argument("--workers", type=int, help="sandbox processes (default: one per core)")
     parser.set_defaults(handler=run)
@@ -59,6 +60,8 @@ def _programs(args) -> tuple[list[dict], list[Program], str]:
     if args.input:
         if not args.code_field:
             raise DataError("--input needs --code-field NAME (the field that holds each program)")
+        if args.verify:
+            raise DataError("--verify runs a benchmark's own tests and inputs; --input files carry none")
         records = read_jsonl(Path(args.input))
         programs = []
         for number, record in enumerate(records, 1):
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.verify:
         _verify(args, programs, results)
-    _write(Path(args.out), records, results)
+    _write(args.out, records, results)
     print(json.dumps(_summary(source, chain.spec, args.seed, results, time.perf_counter() - started)), file=sys.stderr)
     return 0
 

@@ -7,6 +7,9 @@ import json
 import sys
 from pathlib import Path
 
+from dynbench_tasks.arguments import names_from, output_file
+from dynbench_tasks.benchmarks import BENCHMARKS
+
 
 def add_parsers(commands) -> None:
     report = commands.add_parser(
@@ -26,8 +29,9 @@ def add_parsers(commands) -> None:
     )
     stats.add_argument("--data-dir", metavar="DIR")
     stats.add_argument("--seed", type=int, default=0)
-    stats.add_argument("--benchmarks", default="cruxeval,avatar,codenet,transcoder")
-    stats.add_argument("--out", metavar="FILE.json", help="also write the per-program edit distances")
+    stats.add_argument("--benchmarks", type=names_from(BENCHMARKS), default=",".join(BENCHMARKS),
+                       help="comma-separated (default: all four)")
+    stats.add_argument("--out", type=output_file, metavar="FILE.json", help="also write the per-program edit distances")
     stats.set_defaults(handler=run_stats)
 
     view = commands.add_parser(
@@ -35,7 +39,7 @@ def add_parsers(commands) -> None:
     )
     view.add_argument("run_dir", metavar="RUN_DIR")
     view.add_argument("--variant", required=True, help="e.g. cruxeval_fuv (compared with the same benchmark's orig)")
-    view.add_argument("--out", required=True, metavar="FILE.html")
+    view.add_argument("--out", required=True, type=output_file, metavar="FILE.html")
     view.set_defaults(handler=run_view)
 
 
@@ -45,6 +49,8 @@ def run_report(args: argparse.Namespace) -> int:
     from dynbench_tasks.runs import load_runs
 
     names = [n.strip() for n in args.names.split(",")] if args.names else None
+    if names is not None and len(names) != len(args.run_dirs):
+        raise DataError(f"--names gives {len(names)} names for {len(args.run_dirs)} run folders")
     runs = load_runs(args.run_dirs, names)
     if not runs:
         raise DataError("no dynbench task results in " + ", ".join(args.run_dirs))
@@ -57,19 +63,19 @@ def run_stats(args: argparse.Namespace) -> int:
     from dynbench_tasks.stats import benchmark_stats, render
 
     rows, distances = [], {}
-    for benchmark in [b.strip() for b in args.benchmarks.split(",") if b.strip()]:
+    for benchmark in args.benchmarks:
         row, per_program = benchmark_stats(benchmark, args.data_dir, args.seed)
         rows.append(row)
         distances[benchmark] = per_program
     print(render(rows))
     if args.out:
-        Path(args.out).write_text(json.dumps({"tables": rows, "edit_distances": distances}, indent=1))
+        args.out.write_text(json.dumps({"tables": rows, "edit_distances": distances}, indent=1))
     return 0
 
 
 def run_view(args: argparse.Namespace) -> int:
     from dynbench_tasks.viewer import write_viewer
 
-    flips = write_viewer(args.run_dir, args.variant, Path(args.out))
+    flips = write_viewer(args.run_dir, args.variant, args.out)
     print(f"{args.out}: {flips} outcome flips (passed on orig, failed on {args.variant})", file=sys.stderr)
     return 0

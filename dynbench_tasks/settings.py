@@ -39,7 +39,7 @@ def check_ids(benchmark: str, ids: tuple[str, ...], known: list) -> None:
     unknown = sorted(set(ids) - {str(i) for i in known})
     if unknown:
         shown = ", ".join(unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-        raise SettingsError(f"metadata ids not in {benchmark}: {shown}")
+        raise SettingsError(f"ids not in {benchmark}: {shown}")
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,9 @@ def test_any_jsonl_of_programs_keeps_top_level_names(tmp_path):
         (["--input", "GOOD", "--code-field", "nope", "--chain", "F"], "no string field 'nope'"),
         (["--benchmark", "cruxeval", "--chain", "U", "--option", "constunfold.max=3"], "unknown mutation option"),
         (["--benchmark", "nope", "--chain", "F"], "invalid choice"),
+        (["--benchmark", "cruxeval", "--chain", "U", "--option", "constunfold.max_offset=0"], "must be at least 1"),
+        (["--benchmark", "cruxeval", "--chain", "F", "--limit", "-3"], "argument --limit: must be at least 1"),
+        (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--verify"], "--input files carry none"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_status_2(args, message, tmp_path):
@@ -80,6 +83,28 @@ def test_bad_input_is_one_line_and_exit_status_2(args, message, tmp_path):
     (tmp_path / "GOOD").write_text('{"x": "print(1)"}\n')
     args = [str(tmp_path / a) if a in ("BAD", "GOOD", "missing.jsonl") else a for a in args]
     done = dynbench("mutate", *args, "--seed", "0", "--out", str(tmp_path / "o.jsonl"))
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["mutate", "--benchmark", "cruxeval", "--chain", "F", "--seed", "0", "--out", "NOWHERE/o.jsonl"],
+         "argument --out: folder"),
+        (["mutate", "--benchmark", "cruxeval", "--chain", "F", "--seed", "0", "--out", "TMP"], "is a folder"),
+        (["stats", "--benchmarks", "cruxeval,foo"], "unknown 'foo'; choose from cruxeval"),
+        (["view", "TMP", "--variant", "cruxeval_fuv", "--out", "NOWHERE/v.html"], "argument --out: folder"),
+        (["report", "TMP", "TMP", "--names", "A", "--out", "TMP"], "--names gives 1 names for 2 run folders"),
+        (["probe", "--model_args", "x", "--trained-on", "NOWHERE/c.json", "--out", "TMP/p.jsonl"], "no such file"),
+        (["contaminate", "--demo", "--out", "TMP", "--eval-metadata", "{nope"], "--eval-metadata is not JSON"),
+        (["contaminate", "--demo", "--out", "TMP", "--eval-metadata", '{"scope": "x"}'], "scope must be one of"),
+        (["contaminate", "--demo", "--out", "TMP", "--ids", "sample_1,nope"], "ids not in cruxeval: nope"),
+    ],
+)
+def test_bad_values_stop_every_command_before_any_work(args, message, tmp_path):
+    args = [a.replace("NOWHERE", str(tmp_path / "missing")).replace("TMP", str(tmp_path)) for a in args]
+    done = dynbench(*args)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr, done.stderr
 

@@ -157,7 +157,7 @@ def test_unknown_settings_and_missing_data_fail_with_clear_messages(small_data, 
         manager(small_data, seed="abc").load(["cruxeval_orig"])
     with pytest.raises(SettingsError, match="avatar tasks have the paper's prompt only"):
         TaskSettings.from_metadata({"benchmark": "avatar", "variant": "orig", "prompt": "harness"})
-    with pytest.raises(SettingsError, match="metadata ids not in cruxeval: nope"):
+    with pytest.raises(SettingsError, match="ids not in cruxeval: nope"):
         manager(small_data, ids=["sample_0", "nope"]).load(["cruxeval_orig"])
     # No program among the first 40 has a countable while loop: nothing is left to score.
     with pytest.raises(SettingsError, match=r"no documents left to score \(chain W changes none"):

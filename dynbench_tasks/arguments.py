@@ -1,0 +1,49 @@
+"""argparse value types: a bad command-line value becomes a one-line usage error before any work starts."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+
+def output_file(text: str) -> Path:
+    """A file to write: its folder must exist and it must not itself be a folder."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder, not a file name")
+    if not path.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"folder {path.parent} does not exist")
+    return path
+
+
+def input_file(text: str) -> Path:
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no such file: {text}")
+    return path
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def names_from(choices: Iterable[str]) -> Callable[[str], list[str]]:
+    """A comma-separated list whose every item is one of ``choices``."""
+    allowed = list(choices)
+
+    def parse(text: str) -> list[str]:
+        names = [name.strip() for name in text.split(",") if name.strip()]
+        unknown = [name for name in names if name not in allowed]
+        if unknown or not names:
+            raise argparse.ArgumentTypeError(
+                f"unknown {', '.join(map(repr, unknown)) or 'empty list'}; choose from {', '.join(allowed)}")
+        return names
+
+    return parse
