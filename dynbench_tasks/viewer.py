@@ -22,13 +22,27 @@ s.style.display=(!on||s.dataset.flip==='1')?'':'none'}"""
 
 
 def _samples(sample: dict) -> list[dict]:
+    """Each sample's status and answer; translation scores keep only the status, so their answer is
+    the model's raw response."""
+    raw = (sample.get("resps") or [[]])[0]
     decoded = []
-    for item in sample.get("filtered_resps", [[]])[0]:
+    for index, item in enumerate(sample.get("filtered_resps", [[]])[0]):
         try:
-            decoded.append(json.loads(item) if isinstance(item, str) else dict(item))
+            entry = json.loads(item) if isinstance(item, str) else dict(item)
         except (TypeError, ValueError):
-            decoded.append({"answer": str(item), "status": "?"})
+            entry = {"answer": str(item), "status": "?"}
+        if "answer" not in entry and index < len(raw):
+            entry["answer"] = raw[index]
+        decoded.append(entry)
     return decoded
+
+
+def _reference(doc: dict) -> str:
+    if "output" in doc:
+        return f"<p>reference: <code>{html.escape(str(doc['output']))}</code></p>"
+    if doc.get("java"):
+        return f"<details><summary>reference Java</summary><pre>{html.escape(doc['java'])}</pre></details>"
+    return ""
 
 
 def _answers(sample: dict | None, title: str) -> str:
@@ -69,10 +83,9 @@ def write_viewer(run_dir: str, task: str, out: Path) -> int:
         original = originals.get(identifier)
         flip = original is not None and original.get("pass@1", 0) >= 0.5 > sample.get("pass@1", 0)
         flips += flip
-        reference = f"<p>reference: <code>{html.escape(str(doc['output']))}</code></p>" if "output" in doc else ""
         parts.append(
             f"<section data-flip='{int(flip)}'><h2>{html.escape(identifier)}"
-            f"{' — outcome flip' if flip else ''}</h2>{reference}"
+            f"{' — outcome flip' if flip else ''}</h2>{_reference(doc)}"
             + differ.make_table(before.splitlines(), after.splitlines(), "original", "mutated")
             + _answers(original, "on orig") + _answers(sample, f"on {task}") + "</section>"
         )

@@ -136,6 +136,27 @@ def test_viewer_marks_outcome_flips(runs, tmp_path):
     assert page.count("data-flip='1'") == 5 and "diff_chg" in page and "only outcome flips" in page
 
 
+def test_viewer_shows_translation_answers_and_reference_java(tmp_path):
+    from dynbench_tasks.viewer import write_viewer
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    for task, status in (("avatar_orig", "passed"), ("avatar_fuv", "compile_error")):
+        doc = {"id": "atcoder_X", "python": "n = int(input())\nprint(n)\n", "original_python": "x = 1\n",
+               "java": "public class Main { /* reference */ }"}
+        sample = {"doc_id": 0, "doc": doc, "resps": [[f"class Main {{ /* {task} answer */ }}"]],
+                  "filtered_resps": [[json.dumps({"status": status})]], "pass@1": float(status == "passed")}
+        (folder / f"samples_{task}_{STAMP}.jsonl").write_text(json.dumps(sample) + "\n")
+    (folder / f"results_{STAMP}.json").write_text(json.dumps({
+        "results": {t: {"pass@1,sandbox": 0.0} for t in ("avatar_orig", "avatar_fuv")}, "configs": {},
+        "model_name": "m"}))
+    out = tmp_path / "t.html"
+    assert write_viewer(str(folder), "avatar_fuv", out) == 1
+    page = out.read_text()
+    assert "/* avatar_fuv answer */" in page and "/* avatar_orig answer */" in page
+    assert "reference Java" in page and "/* reference */" in page and "compile_error" in page
+
+
 def test_stats_counts_bleu_and_edit_distance(tmp_path):
     from dynbench_tasks.stats import benchmark_stats
 
