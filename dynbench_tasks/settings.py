@@ -55,6 +55,8 @@ class TaskSettings:
     verify: bool
     timeout: float
     ids: tuple[str, ...] = ()  # only these problems (the benchmark's own ids); empty: all
+    repeats: int | None = None  # samples per problem; None: the task's own (5)
+    temperature: float | None = None  # None: the task's own (0.2)
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any]) -> TaskSettings:
@@ -85,6 +87,12 @@ class TaskSettings:
         timeout = _number(metadata, "timeout", 3.0 if benchmark == "cruxeval" else 10.0, float, "a number of seconds")
         if timeout <= 0:
             raise SettingsError(f"metadata timeout must be a positive number of seconds, got {timeout!r}")
+        repeats = _number(metadata, "repeats", None, int, "a whole number") if "repeats" in metadata else None
+        if repeats is not None and repeats < 1:
+            raise SettingsError(f"metadata repeats must be at least 1, got {repeats}")
+        temperature = _number(metadata, "temperature", None, float, "a number") if "temperature" in metadata else None
+        if temperature is not None and temperature < 0:
+            raise SettingsError(f"metadata temperature must not be negative, got {temperature}")
         return cls(
             benchmark=benchmark,
             variant=variant,
@@ -97,11 +105,13 @@ class TaskSettings:
             verify=_flag(metadata.get("verify", True)),
             timeout=timeout,
             ids=_ids(metadata.get("ids")),
+            repeats=repeats,
+            temperature=temperature,
         )
 
     def fingerprint(self, source: str) -> str:
         """Identity of the mutated documents: engine, chain, seed, options and the raw data."""
-        excluded = ("prompt", "timeout", "data_dir", "scope", "ids")
+        excluded = ("prompt", "timeout", "data_dir", "scope", "ids", "repeats", "temperature")
         identity = {k: v for k, v in asdict(self).items() if k not in excluded}
         identity.update(engine=ENGINE_VERSION, source=source)
         return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]

@@ -35,11 +35,11 @@ class DynamicTask(ConfigurableTask):
         prompt = benchmark.task_config(self.settings)
         generation = dict(config.get("generation_kwargs") or {})
         generation["until"] = prompt.pop("stop")
-        if "temperature" in metadata:  # e.g. greedy decoding for a quick run: temperature 0
-            generation["temperature"] = float(metadata["temperature"])
-            generation["do_sample"] = generation["temperature"] > 0
-        if "repeats" in metadata:
-            config["repeats"] = int(metadata["repeats"])
+        if self.settings.temperature is not None:  # e.g. greedy decoding for a quick run: temperature 0
+            generation["temperature"] = self.settings.temperature
+            generation["do_sample"] = self.settings.temperature > 0
+        if self.settings.repeats is not None:
+            config["repeats"] = self.settings.repeats
         config.update(prompt, generation_kwargs=generation, process_results=benchmark.process_results)
         config["process_docs"] = self._prepare
         metadata["dynbench"] = {"chain": self.settings.chain, "seed": self.settings.seed, "scope": self.settings.scope}

@@ -50,7 +50,7 @@ def naive(benchmark: str, items: list[tuple[str, dict]], seconds: float) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--benchmark", default="transcoder", choices=("transcoder", "avatar"))
     parser.add_argument("--naive", type=int, default=20, help="translations judged the naive way")
     parser.add_argument("--workers", type=int, default=os.cpu_count())

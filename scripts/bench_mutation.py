@@ -20,7 +20,7 @@ from mutators import mutate, parse_chain
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--benchmark", default="cruxeval", choices=sorted(BENCHMARKS))
     parser.add_argument("--chain", default="FUV")
     parser.add_argument("--seed", type=int, default=0)

@@ -20,7 +20,7 @@ from mutators.sandbox import Sandbox
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--builtin-checks", type=int, default=400)
     parser.add_argument("--workers", type=int, default=os.cpu_count())

@@ -34,7 +34,7 @@ def build(task: str, cache: str) -> tuple[float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", default="cruxeval_orig,cruxeval_fuv")
     args = parser.parse_args()
     rows = []

@@ -80,7 +80,7 @@ def render() -> dict[Path, str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only report drift")
     args = parser.parse_args()
     files = render()
