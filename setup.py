@@ -1,5 +1,5 @@
 """Only what setup.cfg cannot say: install the start-up hook file at the top of site-packages,
-where Python's site module reads .pth files (see dynbench_tasks/discovery.py)."""
+where Python's site module reads .pth files (see dynbench_tasks/lmeval/discovery.py)."""
 
 import os
 

@@ -1,0 +1,11 @@
+"""dynbench's lm-eval plugin and tools, one room per concern:
+
+* ``benchmarks/`` — one module per benchmark (data, programs, prompt, scoring) and the registry;
+* ``lmeval/`` — the lm-eval glue: task class, settings, documents, discovery, preflight;
+* ``judge/`` — the Java judge: warm JVMs, Java source handling, the judge's own Java;
+* ``analysis/`` — runs, comparisons, reports, the paper's tables, the sample viewer;
+* ``contamination/`` — fine-tuning on the benchmark (RQ3) and the memorisation probe;
+* ``cli/`` — the ``dynbench`` command line, one module per command.
+
+The mutation engine itself is the ``mutators`` package, which knows nothing of lm-eval.
+"""

@@ -30,6 +30,7 @@ class Operator:
     letter: ClassVar[str]  # chain letter, e.g. "F"
     title: ClassVar[str]  # the paper's name, e.g. "For2While"
     option_defaults: ClassVar[Mapping[str, Any]] = {}
+    option_minimums: ClassVar[Mapping[str, int]] = {}  # the smallest value a numeric option may take
 
     def apply(self, module: cst.Module, context: StepContext) -> tuple[cst.Module, int]:
         """Return the rewritten module and the number of sites rewritten."""
@@ -38,7 +39,8 @@ class Operator:
     @classmethod
     def option_problem(cls, option: str, value: Any) -> str | None:
         """What is wrong with ``value`` for ``option`` (already of the default's type), or None."""
-        return None
+        minimum = cls.option_minimums.get(option)
+        return f"must be at least {minimum}" if minimum is not None and value < minimum else None
 
     def option(self, context: StepContext, key: str) -> Any:
         return context.options.get(key, self.option_defaults[key])

@@ -10,11 +10,14 @@ from typing import Any
 from mutators.base import Operator
 from mutators.condaug import CondAug
 from mutators.constunfold import ConstUnfold
+from mutators.errors import DynbenchError
 from mutators.for2while import For2While
 from mutators.varnorm1 import VarNormI
 from mutators.varnorm2 import VarNormII
 from mutators.while2for import While2For
 
+# The paper's five operators (Tables 3 and 4 count them), then the ones dynbench adds.
+PAPER_OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, CondAug)
 OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, While2For, CondAug)
 
 # The paper's multi-mutation presets (section 3).
@@ -30,7 +33,7 @@ for _operator in OPERATORS:
         _BY_SPELLING[_spelling.lower()] = _operator
 
 
-class ChainError(ValueError):
+class ChainError(DynbenchError, ValueError):
     """An unknown operator, preset or option."""
 
 

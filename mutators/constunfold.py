@@ -16,15 +16,11 @@ from typing import Any, ClassVar
 import libcst as cst
 
 from mutators.base import Operator, StepContext
+from mutators.literals import integer
 from mutators.tree import transform
 from mutators.verbatim import SkipVerbatim
 
 _TIGHT_BINARY = (cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.MatrixMultiply, cst.Power)
-
-
-def _integer(value: int) -> cst.BaseExpression:
-    literal = cst.Integer(str(abs(value)))
-    return literal if value >= 0 else cst.UnaryOperation(cst.Minus(), literal)
 
 
 class UnfoldIntegers(SkipVerbatim):
@@ -63,7 +59,7 @@ class UnfoldIntegers(SkipVerbatim):
             parens = {"lpar": node.lpar, "rpar": node.rpar}
         elif id(node) in self.tight:
             parens = {"lpar": [cst.LeftParen()], "rpar": [cst.RightParen()]}
-        return cst.BinaryOperation(_integer(left), operator, _integer(right), **parens)
+        return cst.BinaryOperation(integer(left), operator, integer(right), **parens)
 
     @staticmethod
     def _negated_literal(node: cst.UnaryOperation) -> bool:
@@ -90,10 +86,7 @@ class ConstUnfold(Operator):
     letter = "U"
     title = "ConstUnfold"
     option_defaults: ClassVar[Mapping[str, Any]] = {"max_offset": 10}
-
-    @classmethod
-    def option_problem(cls, option: str, value: Any) -> str | None:
-        return "must be at least 1" if value < 1 else None
+    option_minimums: ClassVar[Mapping[str, int]] = {"max_offset": 1}
 
     def apply(self, module: cst.Module, context: StepContext) -> tuple[cst.Module, int]:
         max_offset = int(self.option(context, "max_offset"))

@@ -12,17 +12,9 @@ import libcst as cst
 
 from mutators.base import StepContext
 from mutators.chain import Chain, parse_chain
+from mutators.programs import MUTATED, REJECTED, UNCHANGED, UNPARSEABLE, ProgramKind
 from mutators.scopes import ExternalCall, Interface
 from mutators.version import ENGINE_VERSION
-
-MUTATED, UNCHANGED, REJECTED, UNPARSEABLE = "mutated", "unchanged", "rejected", "unparseable"
-STATUSES = (MUTATED, UNCHANGED, REJECTED, UNPARSEABLE)
-
-# What the outside world sees of a program, by kind.
-FUNCTION = "function"  # called only through ``entry_point`` (CRUXEval's f, TransCoder's function)
-SCRIPT = "script"  # a stdin -> stdout program run as __main__ (Avatar, CodeNet)
-MODULE = "module"  # an importable module: top-level names and their signatures are public
-PROGRAM_KINDS = (FUNCTION, SCRIPT, MODULE)
 
 
 @dataclass
@@ -61,13 +53,11 @@ def step_rng(seed: int, index: int, operator: str, code: str) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def _interface(kind: str, entry_point: str | None, call: ast.Call | None) -> Interface:
-    if kind == MODULE:
+def _interface(kind: ProgramKind, entry_point: str | None, call: ast.Call | None) -> Interface:
+    if kind == ProgramKind.MODULE:
         return Interface(module_names_public=True, unknown_callers=True)
-    if kind == SCRIPT or entry_point is None:
+    if kind == ProgramKind.SCRIPT or entry_point is None:
         return Interface()
-    if kind != FUNCTION:
-        raise ValueError(f"unknown program kind {kind!r}; use one of {', '.join(PROGRAM_KINDS)}")
     keywords = tuple(k.arg for k in call.keywords if k.arg is not None) if call else ()
     double_star = any(k.arg is None for k in call.keywords) if call else False
     return Interface(external_calls=(ExternalCall(entry_point, keywords, double_star),))
@@ -116,13 +106,18 @@ def mutate(
     chain: str | Chain,
     seed: int,
     *,
-    kind: str = MODULE,
+    kind: ProgramKind | str = ProgramKind.MODULE,
     entry_point: str | None = None,
     call_arguments: str | None = None,
 ) -> MutationResult:
-    """Mutate one program. ``kind`` says who may call it (see PROGRAM_KINDS); for ``function``
+    """Mutate one program. ``kind`` says who may call it (a :class:`ProgramKind`); for ``function``
     programs ``entry_point`` names the function and ``call_arguments`` is the text between the
     parentheses of the benchmark's call, whose keywords follow renamed parameters."""
+    try:
+        kind = ProgramKind(kind)
+    except ValueError:
+        known = ", ".join(k.value for k in ProgramKind)
+        raise ValueError(f"unknown program kind {kind!r}; use one of {known}") from None
     chain = parse_chain(chain) if isinstance(chain, str) else chain
     result = MutationResult(code=code, status=UNCHANGED, reason="", chain=chain.spec, seed=seed)
     try:

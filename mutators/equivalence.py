@@ -13,28 +13,12 @@ from __future__ import annotations
 import ast
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from mutators.engine import MUTATED, REJECTED, MutationResult
+from mutators.engine import MutationResult
+from mutators.execution import Sandbox
 from mutators.perturb import perturbed_inputs, render_arguments
-from mutators.sandbox import Sandbox
-
-
-@dataclass
-class CallTests:
-    """Calls of ``function``; each argument text is spelled as the benchmark calls the original."""
-
-    function: str
-    arguments: list[str]
-    extra_inputs: int = 10
-
-
-@dataclass
-class StdinTests:
-    inputs: list[str] = field(default_factory=list)
-
-
-Tests = CallTests | StdinTests
+from mutators.programs import MUTATED, REJECTED, CallTests, Tests
 
 
 @dataclass
@@ -136,6 +120,24 @@ def _judge_scripts(result: MutationResult, stdins: Sequence[str], original_runs,
         result.checked_inputs += 1
 
 
+@dataclass
+class _CallPlan:
+    """One mutant's calls: the inputs tried, answered by the sandbox task at ``task``."""
+
+    result: MutationResult
+    inputs: list[tuple[str, str, bool]]
+    task: int
+
+
+@dataclass
+class _ScriptPlan:
+    """One mutant's stdin runs: the original's runs start at ``task``, the mutant's follow them."""
+
+    result: MutationResult
+    stdins: list[str]
+    task: int
+
+
 def check_equivalence(
     items: Sequence[tuple[str, MutationResult, Tests]],
     sandbox: Sandbox,
@@ -145,22 +147,23 @@ def check_equivalence(
     """Check every mutated ``(original code, result, tests)``; reject in place those that differ."""
     settings = settings or CheckSettings()
     tasks: list[dict] = []
-    plans = []
+    plans: list[_CallPlan | _ScriptPlan] = []
     for code, result, tests in items:
         if result.status != MUTATED:
             continue
         if isinstance(tests, CallTests):
             inputs = _call_inputs(result, tests, settings, code)
-            plans.append(("calls", result, inputs, len(tasks)))
+            plans.append(_CallPlan(result, inputs, len(tasks)))
             tasks.append(_compare_task(code, result.code, tests.function, inputs, settings.seconds))
         else:
-            plans.append(("scripts", result, tests.inputs, len(tasks)))
+            plans.append(_ScriptPlan(result, tests.inputs, len(tasks)))
             tasks.extend(_script_task(code, stdin, settings.seconds) for stdin in tests.inputs)
             tasks.extend(_script_task(result.code, stdin, settings.seconds * 3) for stdin in tests.inputs)
     outcomes = sandbox.run(tasks, progress=progress)
-    for kind, result, inputs, start in plans:
-        if kind == "calls":
-            _judge_calls(result, inputs, outcomes[start])
+    for plan in plans:
+        if isinstance(plan, _CallPlan):
+            _judge_calls(plan.result, plan.inputs, outcomes[plan.task])
         else:
-            count = len(inputs)
-            _judge_scripts(result, inputs, outcomes[start : start + count], outcomes[start + count : start + 2 * count])
+            count, start = len(plan.stdins), plan.task
+            _judge_scripts(plan.result, plan.stdins, outcomes[start : start + count],
+                           outcomes[start + count : start + 2 * count])

@@ -31,16 +31,19 @@ every loop of a program that rebinds a builtin the rewrite calls.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 
 from mutators.base import Operator, StepContext
+from mutators.literals import literal_int, provably_int
 from mutators.names import NamePool
 from mutators.scopes import analyze
 from mutators.tree import has_statement, transform
 
 _BUILTINS_USED = frozenset({"range", "len", "iter", "next", "object", "StopIteration"})
+_RANGE_BOUND_CALLS = frozenset({"len"})
 
 
 def _line(small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
@@ -75,16 +78,13 @@ def _with_body(body: cst.BaseSuite, prefix: Sequence[cst.BaseStatement]) -> cst.
     return cst.IndentedBlock(statements)
 
 
-def _literal_int(node: cst.BaseExpression) -> int | None:
-    if isinstance(node, cst.Integer):
-        return int(node.value, 0)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.expression, cst.Integer):
-        value = int(node.expression.value, 0)
-        if isinstance(node.operator, cst.Minus):
-            return -value
-        if isinstance(node.operator, cst.Plus):
-            return value
-    return None
+@dataclass
+class _LoopPlan:
+    """How one ``for`` is rewritten, chosen when it is first visited: ``build(loop, temporaries, *extra)``."""
+
+    build: Callable[..., list[cst.BaseStatement]]
+    extra: tuple
+    temporaries: list[cst.Name]
 
 
 class LoopsToWhile(cst.CSTTransformer):
@@ -92,7 +92,7 @@ class LoopsToWhile(cst.CSTTransformer):
         super().__init__()
         self.pool = pool
         self.enclosing: list[str] = []
-        self.plans: dict[int, tuple] = {}  # id(For) -> ((builder, extra args), temporaries)
+        self.plans: dict[int, _LoopPlan] = {}  # by id(For)
         self.sites = 0
 
     # Statements only: no ``for`` statement can sit inside an expression or a simple statement.
@@ -121,41 +121,24 @@ class LoopsToWhile(cst.CSTTransformer):
             return
         counted = self._range_bounds(node.iter)
         if counted is not None:
-            names = ["_i"] + (["_stop"] if _literal_int(counted[1]) is None else [])
-            plan = (self._counter_loop, counted)
+            names = ["_i"] + (["_stop"] if literal_int(counted[1]) is None else [])
+            build, extra = self._counter_loop, counted
         elif node.orelse is None and _simple_target(node.target):
-            names, plan = ["_it"], (self._try_loop, ())
+            names, build, extra = ["_it"], self._try_loop, ()
         else:
-            names, plan = ["_it", "_done", "_item"], (self._sentinel_loop, ())
-        self.plans[id(node)] = (plan, [cst.Name(self.pool.fresh(name)) for name in names])
+            names, build, extra = ["_it", "_done", "_item"], self._sentinel_loop, ()
+        self.plans[id(node)] = _LoopPlan(build, extra, [cst.Name(self.pool.fresh(name)) for name in names])
 
     def leave_For(self, original_node: cst.For, updated_node: cst.For):
-        planned = self.plans.get(id(original_node))
-        if planned is None:
+        plan = self.plans.get(id(original_node))
+        if plan is None:
             return updated_node
-        (build, extra), names = planned
-        statements = build(updated_node, names, *extra)
+        statements = plan.build(updated_node, plan.temporaries, *plan.extra)
         self.sites += 1
         statements[0] = statements[0].with_changes(leading_lines=updated_node.leading_lines)
         return cst.FlattenSentinel(statements)
 
     # ------------------------------------------------------------------ range loops
-    def _provably_int(self, node: cst.BaseExpression) -> bool:
-        if _literal_int(node) is not None:
-            return True
-        if isinstance(node, cst.BinaryOperation):
-            return isinstance(
-                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
-            ) and self._provably_int(node.left) and self._provably_int(node.right)
-        return (
-            isinstance(node, cst.Call)
-            and isinstance(node.func, cst.Name)
-            and node.func.value == "len"
-            and len(node.args) == 1
-            and node.args[0].keyword is None
-            and not node.args[0].star
-        )
-
     def _range_bounds(self, iterable: cst.BaseExpression):
         """(start, stop, step) of a ``range`` call the counter form reproduces exactly, else None."""
         if not (
@@ -169,11 +152,11 @@ class LoopsToWhile(cst.CSTTransformer):
         values = [arg.value for arg in iterable.args]
         step = 1
         if len(values) == 3:
-            step = _literal_int(values[2])
+            step = literal_int(values[2])
             if not step:
                 return None
         bounds = values[:2] if len(values) > 1 else [cst.Integer("0"), values[0]]
-        if not all(self._provably_int(bound) for bound in bounds):
+        if not all(provably_int(bound, calls=_RANGE_BOUND_CALLS) for bound in bounds):
             return None
         return bounds[0], bounds[1], step
 
@@ -244,8 +227,7 @@ class For2While(Operator):
         if not has_statement(module, cst.For):
             return module, 0
         analysis = analyze(module)
-        bound = {variable.name for variable in analysis.variables} | analysis.class_bound_names
-        if analysis.star_import or bound & _BUILTINS_USED:
+        if analysis.star_import or analysis.bound_names() & _BUILTINS_USED:
             return module, 0
         transformer = LoopsToWhile(NamePool(analysis.all_identifiers))
         rewritten = transform(module, transformer)

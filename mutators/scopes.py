@@ -18,6 +18,7 @@ import builtins
 import keyword
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 
 import libcst as cst
 
@@ -29,12 +30,23 @@ RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUI
 _DYNAMIC_LOCALS = frozenset({"eval", "exec", "locals", "vars", "dir"})
 _DYNAMIC_GLOBALS = frozenset({"globals", "eval", "exec"})
 
-MODULE, CLASS, FUNCTION, LAMBDA, COMPREHENSION = "module", "class", "function", "lambda", "comprehension"
+
+class ScopeKind(str, Enum):
+    """The kinds of scope CPython's symbol table distinguishes."""
+
+    MODULE = "module"
+    CLASS = "class"
+    FUNCTION = "function"
+    LAMBDA = "lambda"
+    COMPREHENSION = "comprehension"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(eq=False)
 class Scope:
-    kind: str
+    kind: ScopeKind
     parent: Scope | None
     node: cst.CSTNode | None = None
     bound: dict[str, Variable] = field(default_factory=dict)
@@ -94,7 +106,7 @@ class ScopeAnalysis:
     """Bindings of one module. Build with :func:`analyze`."""
 
     def __init__(self) -> None:
-        self.module_scope = Scope(MODULE, None)
+        self.module_scope = Scope(ScopeKind.MODULE, None)
         self.scopes: list[Scope] = [self.module_scope]
         self.variables: list[Variable] = []
         self.functions: list[FunctionInfo] = []
@@ -108,6 +120,10 @@ class ScopeAnalysis:
         self.read_by_name: set[int] = set()  # id(Variable) seen from a scope that reads by name
         self.binding_nodes: set[int] = set()  # id(Name) of occurrences that bind or declare
         self.scope_of: dict[int, Scope] = {}  # id(Name) -> scope the occurrence sits in
+
+    def bound_names(self) -> set[str]:
+        """Every name the program binds anywhere, class attributes included."""
+        return {variable.name for variable in self.variables} | self.class_bound_names
 
     def renamable(self, interface: Interface) -> list[Variable]:
         """Variables that may take a new name, in order of first appearance."""
@@ -158,7 +174,7 @@ class _Builder:
             if isinstance(node, cst.CSTNode):
                 self.walk(node)
 
-    def push(self, kind: str, node: cst.CSTNode) -> Scope:
+    def push(self, kind: ScopeKind, node: cst.CSTNode) -> Scope:
         self.scope = Scope(kind, self.scope, node)
         self.result.scopes.append(self.scope)
         return self.scope
@@ -238,7 +254,7 @@ class _Builder:
         ordered = self.walk_signature(node.params)
         if node.returns is not None:
             self.walk(node.returns.annotation)
-        scope = self.push(FUNCTION, node)
+        scope = self.push(ScopeKind.FUNCTION, node)
         info = FunctionInfo(node, scope)
         self.function_of_scope[id(scope)] = info
         self.def_name_nodes[id(node.name)] = info
@@ -251,7 +267,7 @@ class _Builder:
 
     def on_lambda(self, node: cst.Lambda) -> None:
         ordered = self.walk_signature(node.params)
-        scope = self.push(LAMBDA, node)
+        scope = self.push(ScopeKind.LAMBDA, node)
         info = FunctionInfo(node, scope)
         self.function_of_scope[id(scope)] = info
         self.result.functions.append(info)
@@ -265,13 +281,13 @@ class _Builder:
         self.record(node.name, "class")
         for arg in list(node.bases) + list(node.keywords):
             self.walk(arg.value)
-        self.push(CLASS, node)
+        self.push(ScopeKind.CLASS, node)
         self.walk(node.body)
         self.pop()
 
     def on_comprehension(self, node: cst.BaseComp) -> None:
         outer = self.scope
-        self.push(COMPREHENSION, node)
+        self.push(ScopeKind.COMPREHENSION, node)
         if isinstance(node, cst.DictComp):
             self.walk(node.key)
             self.walk(node.value)
@@ -359,12 +375,12 @@ class _Builder:
 
     def on_named_expr(self, node: cst.NamedExpr) -> None:
         target_scope = self.scope
-        while target_scope.kind == COMPREHENSION:
+        while target_scope.kind == ScopeKind.COMPREHENSION:
             target_scope = target_scope.parent
         if isinstance(node.target, cst.Name):
             self.record(node.target, "walrus", target_scope)
             # Inside the comprehensions the target is the enclosing scope's variable.
-            declared = "declared_global" if target_scope.kind == MODULE else "declared_nonlocal"
+            declared = "declared_global" if target_scope.kind == ScopeKind.MODULE else "declared_nonlocal"
             scope = self.scope
             while scope is not target_scope:
                 getattr(scope, declared).add(node.target.value)
@@ -453,8 +469,8 @@ def _binding_scope(scope: Scope, name: str, module: Scope) -> Scope | None:
 
 
 def _enclosing_function_binding(scope: Scope | None, name: str, module: Scope) -> Scope | None:
-    while scope is not None and scope.kind != MODULE:
-        if scope.kind != CLASS:
+    while scope is not None and scope.kind != ScopeKind.MODULE:
+        if scope.kind != ScopeKind.CLASS:
             if name in scope.declared_global:
                 return module
             if name in scope.declared_nonlocal:
@@ -483,7 +499,7 @@ def analyze(module: cst.Module) -> ScopeAnalysis:
         if variable is None:
             variable = Variable(occurrence.node.value, owner)
             owner.bound[occurrence.node.value] = variable
-            if owner.kind == CLASS:
+            if owner.kind == ScopeKind.CLASS:
                 result.class_bound_names.add(occurrence.node.value)
         variable.binding_kinds.add(occurrence.binding_kind)
 
@@ -541,7 +557,7 @@ def _note_dynamic_access(name: str, scope: Scope, module_scope: Scope) -> None:
 def _known_callers(info: FunctionInfo, builder: _Builder) -> bool:
     """True when the function is a plain def whose every use is a direct call we can see."""
     variable = info.name_variable
-    if variable is None or variable.scope.kind == CLASS or id(info.node.name) in builder.decorated:
+    if variable is None or variable.scope.kind == ScopeKind.CLASS or id(info.node.name) in builder.decorated:
         return False
     defs = [n for n in variable.occurrences if id(n) in builder.def_name_nodes]
     if len(defs) != 1:
@@ -582,7 +598,7 @@ def _frozen_reason(variable: Variable, analysis: ScopeAnalysis, interface: Inter
         return "dunder name"
     if variable.binding_kinds & {"import", "def", "class"}:
         return "import, def or class name"
-    if scope.kind == CLASS:
+    if scope.kind == ScopeKind.CLASS:
         return "class attribute"
     if analysis.star_import:
         return "star import or unmodelled syntax"

@@ -75,6 +75,15 @@ def iter_children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
             yield value
 
 
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``node`` and every syntactic node below it (depth first, children in reverse order)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(iter_children(current))
+
+
 def has_statement(module: cst.Module, kind: type) -> bool:
     """Whether a statement of type ``kind`` occurs anywhere; expressions are not searched."""
     stack: list[cst.CSTNode] = [module]

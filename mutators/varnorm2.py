@@ -21,10 +21,7 @@ class VarNormII(Operator):
     letter = "V2"
     title = "VarNormII"
     option_defaults: ClassVar[Mapping[str, Any]] = {"length": 3}
-
-    @classmethod
-    def option_problem(cls, option: str, value: Any) -> str | None:
-        return "must be at least 1" if value < 1 else None
+    option_minimums: ClassVar[Mapping[str, int]] = {"length": 1}
 
     def apply(self, module: cst.Module, context: StepContext) -> tuple[cst.Module, int]:
         length = int(self.option(context, "length"))

@@ -19,20 +19,14 @@ from __future__ import annotations
 import libcst as cst
 
 from mutators.base import Operator, StepContext
-from mutators.scopes import MODULE, ScopeAnalysis, Variable, analyze
-from mutators.tree import has_statement, iter_children, transform
+from mutators.literals import integer, provably_int
+from mutators.scopes import ScopeAnalysis, ScopeKind, Variable, analyze
+from mutators.tree import has_statement, iter_children, transform, walk
 
+_INT_CALLS = frozenset({"len", "int"})
+_BUILTINS_USED = _INT_CALLS | {"range"}
 _UPWARD = {cst.LessThan: 0, cst.LessThanEqual: 1}
 _DOWNWARD = {cst.GreaterThan: 0, cst.GreaterThanEqual: -1}
-
-
-def _subtree_ids(node: cst.CSTNode) -> set[int]:
-    ids, stack = set(), [node]
-    while stack:
-        current = stack.pop()
-        ids.add(id(current))
-        stack.extend(iter_children(current))
-    return ids
 
 
 def _continues_this_loop(statements) -> bool:
@@ -62,7 +56,7 @@ class _Facts:
     def __init__(self, module: cst.Module, analysis: ScopeAnalysis, public_module: bool) -> None:
         self.analysis, self.public_module = analysis, public_module
         self.assigned_value: dict[int, cst.BaseExpression] = {}
-        for node in _all_nodes(module):
+        for node in walk(module):
             small = _single_small(node, cst.Assign)
             if small is not None and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                 self.assigned_value[id(small.targets[0].target)] = small.value
@@ -70,26 +64,9 @@ class _Facts:
     def provably_int(self, node: cst.BaseExpression, stable_in=None) -> bool:
         """An int for sure. With ``stable_in=(scope, loop node ids)``: also the same value on every
         evaluation during the loop, so no calls, and names only if bound outside the loop."""
-        if isinstance(node, cst.Integer):
-            return True
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-            return self.provably_int(node.expression, stable_in)
-        if isinstance(node, cst.BinaryOperation):
-            return isinstance(
-                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
-            ) and all(self.provably_int(side, stable_in) for side in (node.left, node.right))
-        if isinstance(node, cst.Name):
-            return stable_in is not None and self.stable_int_name(node, *stable_in)
-        if isinstance(node, cst.Call) and stable_in is None:
-            return (
-                isinstance(node.func, cst.Name)
-                and node.func.value in ("len", "int")
-                and id(node.func) not in self.analysis.variable_of
-                and len(node.args) == 1
-                and node.args[0].keyword is None
-                and not node.args[0].star
-            )
-        return False
+        if stable_in is None:
+            return provably_int(node, calls=_INT_CALLS, signed_expressions=True)
+        return provably_int(node, name=lambda name: self.stable_int_name(name, *stable_in), signed_expressions=True)
 
     def stable_int_name(self, node: cst.Name, scope, loop_ids: set[int]) -> bool:
         """A variable of ``scope`` bound only outside the loop, each time to a provably int value."""
@@ -113,15 +90,7 @@ class _Facts:
         scope = variable.scope
         if scope.dynamic or id(variable) in self.analysis.read_by_name or self.analysis.star_import:
             return False
-        return scope.kind != MODULE or not (self.public_module or scope.dynamic)
-
-
-def _all_nodes(module: cst.Module):
-    stack = [module]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(iter_children(node))
+        return scope.kind != ScopeKind.MODULE or not (self.public_module or scope.dynamic)
 
 
 class LoopsToFor(cst.CSTTransformer):
@@ -168,7 +137,7 @@ class LoopsToFor(cst.CSTTransformer):
         bound, stop_adjust, step = shape
         facts = self.facts
         variable = facts.analysis.variable_of.get(id(counter))
-        loop_ids = _subtree_ids(original_loop)
+        loop_ids = {id(node) for node in walk(original_loop)}
         if variable is None or not facts.private(variable):
             return None
         scope = variable.scope
@@ -222,21 +191,16 @@ def _loop_shape(loop: cst.While, counter: str):
     return None
 
 
-def _signed_integer(value: int) -> cst.BaseExpression:
-    literal = cst.Integer(str(abs(value)))
-    return literal if value >= 0 else cst.UnaryOperation(cst.Minus(), literal)
-
-
 def _for_statement(counter, start, bound, stop_adjust: int, step: int, loop: cst.While) -> cst.For:
     stop = bound
     if stop_adjust and isinstance(bound, cst.Integer):
-        stop = _signed_integer(int(bound.value, 0) + stop_adjust)
+        stop = integer(int(bound.value, 0) + stop_adjust)
     elif stop_adjust:
         operator = cst.Add() if stop_adjust > 0 else cst.Subtract()
         stop = cst.BinaryOperation(bound, operator, cst.Integer(str(abs(stop_adjust))))
     args = [start, stop]
     if step != 1:
-        args.append(_signed_integer(step))
+        args.append(integer(step))
     elif isinstance(start, cst.Integer) and int(start.value, 0) == 0:
         args = [stop]
     body_statements = list(loop.body.body[:-1]) or [cst.SimpleStatementLine([cst.Pass()])]
@@ -257,8 +221,7 @@ class While2For(Operator):
         if not has_statement(module, cst.While):
             return module, 0
         analysis = analyze(module)
-        bound = {variable.name for variable in analysis.variables} | analysis.class_bound_names
-        if bound & {"range", "len", "int"}:
+        if analysis.bound_names() & _BUILTINS_USED:
             return module, 0
         transformer = LoopsToFor(_Facts(module, analysis, context.interface.module_names_public))
         rewritten = transform(module, transformer)

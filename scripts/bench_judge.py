@@ -16,18 +16,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from dynbench_tasks.benchmarks import load_benchmark
-from dynbench_tasks.java_judge import COMPILED, RETURNED, THREW, TIMED_OUT, JavaJudge, JobResult, TestRun, find_jdk
-from dynbench_tasks.judge_command import judgeable
-from dynbench_tasks.translation import build_job, judge_replies, verdict
+from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
+from dynbench_tasks.benchmarks.translation import TranslationBenchmark
+from dynbench_tasks.judge.jdk import find_jdk
+from dynbench_tasks.judge.pool import COMPILED, RETURNED, THREW, TIMED_OUT, JavaJudge, JobResult, TestRun
 
 
-def naive(benchmark: str, items: list[tuple[str, dict]], seconds: float) -> int:
+def naive(benchmark: TranslationBenchmark, items: list[tuple[str, dict]], seconds: float) -> int:
     """Judge each translation with a fresh javac and one fresh java per test; returns passes."""
     java, javac = find_jdk()
     passed = 0
     for index, (reply, doc) in enumerate(items):
-        job = build_job(benchmark, reply, doc, str(index), int(seconds * 1000))
+        job = benchmark.build_job(reply, doc, str(index), int(seconds * 1000))
         with tempfile.TemporaryDirectory() as folder:
             for path, text in job.sources.items():
                 Path(folder, path).parent.mkdir(parents=True, exist_ok=True)
@@ -45,7 +45,7 @@ def naive(benchmark: str, items: list[tuple[str, dict]], seconds: float) -> int:
                 except subprocess.TimeoutExpired:
                     runs.append(TestRun(TIMED_OUT, 0, "", b"", int(seconds * 1000)))
                     break
-            passed += verdict(benchmark, JobResult(COMPILED, "", runs), doc) == "passed"
+            passed += benchmark.verdict(JobResult(COMPILED, "", runs), doc) == "passed"
     return passed
 
 
@@ -58,15 +58,16 @@ def main() -> None:
     parser.add_argument("--data-dir")
     args = parser.parse_args()
     skipped = set(filter(None, args.skip.split(",")))
-    records = judgeable(args.benchmark, load_benchmark(args.benchmark, args.data_dir))
-    items = [(r["java"], r) for r in records if r["id"] not in skipped]
+    benchmark = BENCHMARKS[args.benchmark]
+    items = [(java, doc) for java, doc in benchmark.reference_items(load_benchmark(args.benchmark, args.data_dir))
+             if doc["id"] not in skipped]
     with JavaJudge(workers=args.workers) as judge:
-        judge_replies(args.benchmark, items[:4], judge, 10_000)  # start the JVMs
+        benchmark.judge_replies(items[:4], judge, 10_000)  # start the JVMs
         start = time.perf_counter()
-        statuses = judge_replies(args.benchmark, items, judge, 10_000)
+        statuses = benchmark.judge_replies(items, judge, 10_000)
         ours = time.perf_counter() - start
     start = time.perf_counter()
-    naive_passed = naive(args.benchmark, items[: args.naive], 10.0)
+    naive_passed = naive(benchmark, items[: args.naive], 10.0)
     slow = time.perf_counter() - start
     ours_rate, naive_rate = len(items) / ours, args.naive / slow
     print(json.dumps({

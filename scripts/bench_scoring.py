@@ -16,7 +16,7 @@ import os
 import time
 
 from dynbench_tasks.benchmarks import load_benchmark
-from mutators.sandbox import Sandbox
+from mutators.execution import Sandbox
 
 
 def main() -> None:

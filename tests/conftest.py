@@ -4,8 +4,8 @@ from textwrap import dedent
 
 import pytest
 
-from mutators import FUNCTION, mutate
-from mutators.sandbox import Sandbox
+from mutators import ProgramKind, mutate
+from mutators.execution import Sandbox
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -27,7 +27,7 @@ def sandbox():
 
 def rewrite(chain: str, before: str, seed: int = 0, **kwargs) -> str:
     """Mutate a dedented function program and return the new source."""
-    kwargs.setdefault("kind", FUNCTION)
+    kwargs.setdefault("kind", ProgramKind.FUNCTION)
     kwargs.setdefault("entry_point", "f")
     return mutate(dedent(before), chain, seed, **kwargs).code
 

@@ -10,9 +10,9 @@ import torch
 from lm_eval.api.model import LM
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from dynbench_tasks.contamination import training_examples, training_text
-from dynbench_tasks.probe import documents, probe, separation
-from dynbench_tasks.runs import load_runs
+from dynbench_tasks.analysis.runs import load_runs
+from dynbench_tasks.contamination.finetune import training_examples, training_text
+from dynbench_tasks.contamination.probe import documents, probe, separation
 
 
 def test_training_examples_learn_only_the_answer(tiny_model):

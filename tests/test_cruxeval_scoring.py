@@ -1,7 +1,7 @@
 import pytest
 
-from dynbench_tasks.cruxeval import extract_answer
-from dynbench_tasks.passk import pass_at_k
+from dynbench_tasks.benchmarks.cruxeval import extract_answer
+from dynbench_tasks.scoring import pass_at_k
 
 
 @pytest.mark.parametrize(

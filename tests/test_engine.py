@@ -3,12 +3,12 @@ import os
 import subprocess
 import sys
 
-from mutators import FUNCTION, MODULE, MUTATED, REJECTED, UNCHANGED, UNPARSEABLE, mutate
+from mutators import MUTATED, REJECTED, UNCHANGED, UNPARSEABLE, ProgramKind, mutate
 
 
 def test_record_carries_chain_seed_version_and_per_operator_sites():
     result = mutate("def f(x):\n    for i in range(3):\n        x += i\n    return x\n", "FUV", 4,
-                    kind=FUNCTION, entry_point="f")
+                    kind=ProgramKind.FUNCTION, entry_point="f")
     record = result.record()
     assert record["status"] == MUTATED and record["chain"] == "F+U+V2" and record["seed"] == 4
     assert record["engine_version"]
@@ -25,19 +25,19 @@ def test_unchanged_unparseable_and_bad_input():
     assert python2.status == UNPARSEABLE
     semantic = mutate("x = 1\nreturn x\n", "U", 0)  # parses, but CPython refuses to compile it
     assert semantic.status == UNPARSEABLE and "return" in semantic.reason
-    bad_input = mutate("def f(a):\n    return a\n", "V1", 0, kind=FUNCTION, entry_point="f", call_arguments="1,,")
+    bad_input = mutate("def f(a):\n    return a\n", "V1", 0, kind=ProgramKind.FUNCTION, entry_point="f", call_arguments="1,,")
     assert bad_input.status == UNPARSEABLE and "input" in bad_input.reason
 
 
 def test_mutated_input_keeps_every_other_byte():
-    result = mutate("def f(text, sep):\n    return text.split(sep)\n", "V1", 0, kind=FUNCTION,
+    result = mutate("def f(text, sep):\n    return text.split(sep)\n", "V1", 0, kind=ProgramKind.FUNCTION,
                     entry_point="f", call_arguments=" 'a,b' ,  sep=',' ")
     assert result.call_arguments == " 'a,b' ,  var2=',' "
 
 
 def test_a_failing_operator_is_a_counted_rejection_not_a_crash():
     deep = "def f(x):\n    return " + "(" * 400 + "x" + ")" * 400 + "\n"
-    result = mutate(deep, "V1", 0, kind=FUNCTION, entry_point="f")
+    result = mutate(deep, "V1", 0, kind=ProgramKind.FUNCTION, entry_point="f")
     assert result.status in (MUTATED, REJECTED, UNPARSEABLE)
 
 
@@ -68,4 +68,4 @@ def test_same_seed_is_byte_identical_across_hash_seeds_and_other_seeds_differ():
 
 
 def test_module_kind_without_tests_still_mutates():
-    assert mutate("def area(width):\n    return width * 2\n", "U", 0, kind=MODULE).status == MUTATED
+    assert mutate("def area(width):\n    return width * 2\n", "U", 0, kind=ProgramKind.MODULE).status == MUTATED

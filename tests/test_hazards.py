@@ -7,8 +7,9 @@ from textwrap import dedent
 
 import pytest
 
-from mutators import FUNCTION, MUTATED, mutate
-from mutators.equivalence import CallTests, CheckSettings, check_equivalence
+from mutators import MUTATED, ProgramKind, mutate
+from mutators.equivalence import CheckSettings, check_equivalence
+from mutators.programs import CallTests
 
 CHAINS = ["V1", "V2", "U", "F", "W", "A", "FUV", "AUV", "AFU"]
 
@@ -293,7 +294,7 @@ def test_hazard_survives_every_operator(name, sandbox):
     changed_by = set()
     items = []
     for chain in CHAINS:
-        result = mutate(source, chain, seed=11, kind=FUNCTION, entry_point="f", call_arguments=inputs[0])
+        result = mutate(source, chain, seed=11, kind=ProgramKind.FUNCTION, entry_point="f", call_arguments=inputs[0])
         assert result.status in (MUTATED, "unchanged"), (chain, result.reason)
         changed_by.update(step.operator for step in result.steps if step.changed)
         items.append((source, result, CallTests("f", inputs, extra_inputs=8)))

@@ -6,9 +6,14 @@ from textwrap import dedent
 
 import pytest
 
-from dynbench_tasks import java_source as js
-from dynbench_tasks.java_judge import JavaJudge, JdkMissing, find_jdk
-from dynbench_tasks.translation import function_job, judge_replies, program_job, same_output
+from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.benchmarks.transcoder import function_job
+from dynbench_tasks.benchmarks.translation import same_output
+from dynbench_tasks.errors import JdkMissing
+from dynbench_tasks.judge import java_source as js
+from dynbench_tasks.judge.jdk import find_jdk
+from dynbench_tasks.judge.jobs import program_job
+from dynbench_tasks.judge.pool import JavaJudge
 
 SUM_TWO = dedent("""
     import java.util.*;
@@ -114,9 +119,9 @@ def test_statuses_of_stdin_programs(judge):
     forks = SUM_TWO.replace("return a + b;", "try { new ProcessBuilder(\"true\").start(); } catch (Exception e) "
                             "{ throw new RuntimeException(e); } return a + b;")
     items = [(reply, doc) for reply in replies.values()] + [(exits, doc), (nonzero, doc), (threaded, doc)]
-    statuses = judge_replies("codenet", items, judge, 2000)
+    statuses = BENCHMARKS["codenet"].judge_replies(items, judge, 2000)
     assert statuses == [*replies, "passed", "runtime_error", "passed"]
-    assert judge_replies("codenet", [(forks, doc)], judge, 2000) in (["runtime_error"], ["passed"])
+    assert BENCHMARKS["codenet"].judge_replies([(forks, doc)], judge, 2000) in (["runtime_error"], ["passed"])
 
 
 def test_statuses_of_transcoder_functions(judge):
@@ -128,7 +133,7 @@ def test_statuses_of_transcoder_functions(judge):
         "timeout": "static int addOne(int x) { while (true) { x++; } }",
         "no_code": "The answer is to add one.",
     }
-    statuses = judge_replies("transcoder", [(r, harness_doc()) for r in replies.values()], judge, 2000)
+    statuses = BENCHMARKS["transcoder"].judge_replies([(r, harness_doc()) for r in replies.values()], judge, 2000)
     assert statuses == list(replies)
 
 
@@ -138,7 +143,7 @@ def test_one_bad_reply_does_not_spoil_its_batch(judge):
            SUM_TWO.replace("return a + b;", "long[] m = new long[Integer.MAX_VALUE - 8]; return m.length;")]
     items = [(SUM_TWO, doc)] * 3 + [(bad[0], doc), (SUM_TWO, doc), (bad[1], doc), (SUM_TWO, doc), (bad[2], doc),
                                     (SUM_TWO, doc)]
-    statuses = judge_replies("codenet", items, judge, 1500)
+    statuses = BENCHMARKS["codenet"].judge_replies(items, judge, 1500)
     assert statuses == ["passed"] * 3 + ["timeout", "passed", "compile_error", "passed", "runtime_error", "passed"]
 
 
@@ -155,7 +160,7 @@ def test_judge_jvms_run_unprivileged_and_leave_nothing_behind(judge, tmp_path):
     before = {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-java-")}
     probe = "public class P { public static void main(String[] a) { System.out.println(System.getProperty(\"user.name\") + \" \" + new java.io.File(\".\").getAbsolutePath()); } }"
     with JavaJudge(workers=1) as fresh:
-        statuses = judge_replies("codenet", [(probe, stdin_doc(("", "x\n")))], fresh, 2000)
+        statuses = BENCHMARKS["codenet"].judge_replies([(probe, stdin_doc(("", "x\n")))], fresh, 2000)
         job = program_job(probe, "0", [b""], 2000)
         output = fresh.run([job])[0].runs[0].stdout.decode()
     assert statuses == ["wrong_output"]

@@ -13,8 +13,8 @@ import pytest
 from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
-from dynbench_tasks.cruxeval import PAPER_INSTRUCTION
-from dynbench_tasks.discovery import task_directory
+from dynbench_tasks.benchmarks.cruxeval import PAPER_INSTRUCTION
+from dynbench_tasks.lmeval.discovery import task_directory
 
 VARIANTS = ["orig", "varnorm1", "varnorm2", "constunfold", "for2while", "condaug", "fuv", "auv", "afu"]
 LIMIT = 4
@@ -142,8 +142,8 @@ def test_tiny_hf_model_runs_through_the_python_api(small_data, tiny_model):
 
 
 def test_unknown_settings_and_missing_data_fail_with_clear_messages(small_data, tmp_path):
-    from dynbench_tasks.settings import SettingsError, TaskSettings
-    from dynbench_tasks.sources import DataUnavailable
+    from dynbench_tasks.errors import DataError, SettingsError
+    from dynbench_tasks.lmeval.settings import TaskSettings
 
     with pytest.raises(SettingsError, match="needs a chain"):
         manager(small_data).load(["cruxeval_custom"])
@@ -151,11 +151,11 @@ def test_unknown_settings_and_missing_data_fail_with_clear_messages(small_data, 
         manager(small_data, chain="F+Q").load(["cruxeval_custom"])
     with pytest.raises(SettingsError, match="scope must be"):
         manager(small_data, scope="some").load(["cruxeval_orig"])
-    with pytest.raises(DataUnavailable, match=r"cruxeval\.jsonl"):
+    with pytest.raises(DataError, match=r"cruxeval\.jsonl"):
         manager(str(tmp_path)).load(["cruxeval_orig"])
     with pytest.raises(SettingsError, match="metadata seed must be an integer, got 'abc'"):
         manager(small_data, seed="abc").load(["cruxeval_orig"])
-    with pytest.raises(SettingsError, match="avatar tasks have the paper's prompt only"):
+    with pytest.raises(SettingsError, match="avatar tasks have the paper prompt only; 'harness' is for cruxeval"):
         TaskSettings.from_metadata({"benchmark": "avatar", "variant": "orig", "prompt": "harness"})
     with pytest.raises(SettingsError, match="ids not in cruxeval: nope"):
         manager(small_data, ids=["sample_0", "nope"]).load(["cruxeval_orig"])

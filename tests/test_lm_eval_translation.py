@@ -10,8 +10,8 @@ import pytest
 from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
-from dynbench_tasks.discovery import task_directory
-from dynbench_tasks.translation import PAPER_INSTRUCTION
+from dynbench_tasks.benchmarks.translation import PAPER_INSTRUCTION
+from dynbench_tasks.lmeval.discovery import task_directory
 
 LIMIT = 3
 TASKS = ["avatar_orig", "avatar_fuv", "codenet_orig", "codenet_afu", "transcoder_orig", "transcoder_auv"]

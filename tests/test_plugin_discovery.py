@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from dynbench_tasks.discovery import task_directory
+from dynbench_tasks.lmeval.discovery import task_directory
 
 
 def run(*command, env=None, check=True) -> subprocess.CompletedProcess:
@@ -41,7 +41,7 @@ def wheel_venv(tmp_path_factory) -> Path:
 
 def test_wheel_ships_the_hook_and_the_tasks(wheel_venv):
     python = wheel_venv / "bin" / "python"
-    where = run(python, "-c", "import dynbench_tasks.discovery as d, task_configs; print(d.task_directory())").stdout
+    where = run(python, "-c", "import dynbench_tasks.lmeval.discovery as d, task_configs; print(d.task_directory())").stdout
     assert where.strip().startswith(str(wheel_venv))
     assert (Path(where.strip()) / "cruxeval" / "cruxeval_fuv.yaml").is_file()
     site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip())
@@ -63,10 +63,10 @@ def test_a_broken_hook_or_entry_point_never_breaks_python_or_lm_eval(wheel_venv,
     site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip())
     entry_points = next(site.glob("dynbench-*.dist-info")) / "entry_points.txt"
     original = entry_points.read_text()
-    discovery = site / "dynbench_tasks" / "discovery.py"
+    discovery = site / "dynbench_tasks" / "lmeval" / "discovery.py"
     saved = discovery.read_text()
     try:
-        entry_points.write_text(original.replace("dynbench_tasks.discovery:task_directory", "dynbench_tasks.nowhere:x"))
+        entry_points.write_text(original.replace("dynbench_tasks.lmeval.discovery:task_directory", "dynbench_tasks.nowhere:x"))
         listed = run(python, "-c", "from lm_eval.tasks import TaskManager; tm = TaskManager(); "
                                    "print('cruxeval_output' in tm.all_tasks, 'cruxeval_fuv' in tm.all_tasks)")
         assert listed.stdout.split() == ["True", "False"]

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from dynbench_tasks.report import Report, write_report
-from dynbench_tasks.runs import load_runs
+from dynbench_tasks.analysis.report import Report, write_report
+from dynbench_tasks.analysis.runs import load_runs
 
 STAMP = "2026-11-30T10-00-00.000000"
 
@@ -68,7 +68,7 @@ def test_table_drops_highlights_and_failed_or_missing_cells(runs, tmp_path):
 
 
 def test_rankings_and_kendall_tau(runs):
-    from dynbench_tasks.report import ranking_rows
+    from dynbench_tasks.analysis.report import ranking_rows
 
     report = Report(load_runs([str(runs / d) for d in "abc"]))
     _, rows = ranking_rows(report, "cruxeval")
@@ -127,7 +127,7 @@ def test_written_files(runs, tmp_path):
 
 
 def test_viewer_marks_outcome_flips(runs, tmp_path):
-    from dynbench_tasks.viewer import write_viewer
+    from dynbench_tasks.analysis.viewer import write_viewer
 
     out = tmp_path / "view.html"
     assert write_viewer(str(runs / "a"), "cruxeval_fuv", out) == 5  # all five passed on orig, none on fuv
@@ -137,7 +137,7 @@ def test_viewer_marks_outcome_flips(runs, tmp_path):
 
 
 def test_viewer_shows_translation_answers_and_reference_java(tmp_path):
-    from dynbench_tasks.viewer import write_viewer
+    from dynbench_tasks.analysis.viewer import write_viewer
 
     folder = tmp_path / "t"
     folder.mkdir()
@@ -158,7 +158,7 @@ def test_viewer_shows_translation_answers_and_reference_java(tmp_path):
 
 
 def test_stats_counts_bleu_and_edit_distance(tmp_path):
-    from dynbench_tasks.stats import benchmark_stats
+    from dynbench_tasks.analysis.stats import benchmark_stats
 
     records = [
         {"id": "sample_0", "code": "def f(x):\n    return x\n", "input": "1", "output": "1"},

@@ -3,7 +3,7 @@
 import os
 import time
 
-from mutators.sandbox import Sandbox, WorkerPool
+from mutators.execution import Sandbox, WorkerPool
 
 
 def _script(box: Sandbox, source: str, seconds: float = 2.0, **limits) -> dict:

@@ -7,7 +7,7 @@ import libcst as cst
 import pytest
 
 from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
-from mutators.scopes import CLASS, MODULE, analyze
+from mutators.scopes import ScopeKind, analyze
 
 _COMPREHENSION_NAMES = {cst.ListComp: "listcomp", cst.SetComp: "setcomp", cst.DictComp: "dictcomp",
                         cst.GeneratorExp: "genexpr"}
@@ -16,7 +16,7 @@ _COMPREHENSION_NAMES = {cst.ListComp: "listcomp", cst.SetComp: "setcomp", cst.Di
 def _ours(code: str) -> Counter:
     signatures = Counter()
     for scope in analyze(cst.parse_module(code)).scopes:
-        if scope.kind == MODULE:
+        if scope.kind == ScopeKind.MODULE:
             continue
         node = scope.node
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
@@ -25,7 +25,7 @@ def _ours(code: str) -> Counter:
             name = "lambda"
         else:
             name = _COMPREHENSION_NAMES[type(node)]
-        kind = "class" if scope.kind == CLASS else "function"
+        kind = "class" if scope.kind == ScopeKind.CLASS else "function"
         signatures[(kind, name, tuple(sorted(scope.bound)))] += 1
     return signatures
 

@@ -1,7 +1,7 @@
 """VarNormI before/after: var1, var2, … in order of first appearance, by Python's scoping rules."""
 
 from conftest import check, rewrite
-from mutators import FUNCTION, MODULE, SCRIPT, mutate
+from mutators import ProgramKind, mutate
 
 
 def test_parameters_and_locals_in_order_of_first_appearance():
@@ -192,27 +192,27 @@ def test_keyword_call_rewritten_with_parameter_and_unresolved_keyword_pins_it():
 
 def test_benchmark_input_keywords_follow_renamed_parameters():
     result = mutate("def f(text, sep=' '):\n    return text.split(sep)\n", "V1", 0,
-                    kind=FUNCTION, entry_point="f", call_arguments="'a b', sep = 'b'")
+                    kind=ProgramKind.FUNCTION, entry_point="f", call_arguments="'a b', sep = 'b'")
     assert result.code == "def f(var1, var2=' '):\n    return var1.split(var2)\n"
     assert result.call_arguments == "'a b', var2 = 'b'"
 
 
 def test_double_star_input_pins_parameters():
-    result = mutate("def f(a, b):\n    return a - b\n", "V1", 0, kind=FUNCTION, entry_point="f",
+    result = mutate("def f(a, b):\n    return a - b\n", "V1", 0, kind=ProgramKind.FUNCTION, entry_point="f",
                     call_arguments="**{'a': 1, 'b': 2}")
     assert result.status == "unchanged"
 
 
 def test_module_kind_keeps_top_level_names_and_signatures():
     source = "LIMIT = 3\ndef clip(value):\n    low = 0\n    return max(low, min(value, LIMIT))\n"
-    assert mutate(source, "V1", 0, kind=MODULE).code == (
+    assert mutate(source, "V1", 0, kind=ProgramKind.MODULE).code == (
         "LIMIT = 3\ndef clip(value):\n    var1 = 0\n    return max(var1, min(value, LIMIT))\n"
     )
 
 
 def test_script_kind_renames_module_level_variables():
     source = "n = int(input())\nprint(n * 2)\n"
-    assert mutate(source, "V1", 0, kind=SCRIPT).code == "var1 = int(input())\nprint(var1 * 2)\n"
+    assert mutate(source, "V1", 0, kind=ProgramKind.SCRIPT).code == "var1 = int(input())\nprint(var1 * 2)\n"
 
 
 def test_existing_var_names_are_skipped():
@@ -227,4 +227,4 @@ def test_star_import_pins_everything():
 def test_module_level_name_shadowing_a_builtin_keeps_it():
     # The right-hand `input` is the builtin: global lookups fall back to builtins at run time.
     source = "input = input().split()\nnum = ''.join(input)\nprint(num)\n"
-    assert mutate(source, "V1", 0, kind=SCRIPT).code == "input = input().split()\nvar1 = ''.join(input)\nprint(var1)\n"
+    assert mutate(source, "V1", 0, kind=ProgramKind.SCRIPT).code == "input = input().split()\nvar1 = ''.join(input)\nprint(var1)\n"

@@ -3,7 +3,7 @@
 import re
 
 from conftest import rewrite
-from mutators import SCRIPT, mutate, parse_chain
+from mutators import ProgramKind, mutate, parse_chain
 from mutators.scopes import RESERVED_NAMES
 
 
@@ -37,7 +37,7 @@ def test_names_never_collide_with_keywords_builtins_or_existing_identifiers():
 
 
 def test_scripts_rename_module_level_variables():
-    out = mutate("n = int(input())\nfor i in range(n):\n    print(i)\n", "V2", 0, kind=SCRIPT).code
+    out = mutate("n = int(input())\nfor i in range(n):\n    print(i)\n", "V2", 0, kind=ProgramKind.SCRIPT).code
     assert "n =" not in out and "int(input())" in out and "range(" in out
 
 

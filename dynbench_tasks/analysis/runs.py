@@ -1,0 +1,85 @@
+"""Read lm-eval output folders: one ``TaskRun`` per model and dynbench task, with per-document
+scores when lm-eval logged samples (``--log_samples``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.errors import DataError
+from dynbench_tasks.variants import VARIANTS
+
+_TASK = re.compile(rf"^({'|'.join(BENCHMARKS)})_({'|'.join(VARIANTS)})$")
+
+
+@dataclass
+class TaskRun:
+    model: str
+    task: str
+    benchmark: str
+    variant: str
+    pass_at_1: float | None  # None when the task failed to produce a score
+    metadata: dict
+    per_document: dict[str, float] = field(default_factory=dict)  # benchmark id -> pass@1
+    samples: list[dict] = field(default_factory=list)
+    source: str = ""
+
+    @property
+    def counts(self) -> dict:
+        return (self.metadata.get("dynbench") or {}).get("counts") or {}
+
+
+def _model_name(results: dict, folder: Path) -> str:
+    name = results.get("model_name") or (results.get("config") or {}).get("model_args") or folder.name
+    return Path(str(name)).name or str(name)
+
+
+def _pass_at_1(metrics: dict) -> float | None:
+    for key, value in metrics.items():
+        if key.startswith("pass@1,") and "_stderr" not in key and isinstance(value, (int, float)):
+            return float(value)
+    return None
+
+
+def _read_samples(path: Path) -> list[dict]:
+    samples = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                samples.append(json.loads(line))
+    return samples
+
+
+def load_runs(folders: list[str], names: list[str] | None = None) -> list[TaskRun]:
+    """Every dynbench task result under ``folders`` (searched recursively). ``names`` optionally
+    gives each folder's model a display name; otherwise lm-eval's model name is used. When a model
+    ran a task several times, the latest result wins."""
+    runs: dict[tuple[str, str], TaskRun] = {}
+    for position, folder in enumerate(folders):
+        root = Path(folder)
+        if not root.exists():
+            raise DataError(f"{folder}: no such folder")
+        found = sorted(root.rglob("results_*.json"), key=lambda p: p.name)
+        if not found:
+            raise DataError(f"{folder}: no lm-eval results_*.json inside")
+        for path in found:
+            results = json.loads(path.read_text(encoding="utf-8"))
+            model = names[position] if names and position < len(names) else _model_name(results, path.parent)
+            stamp = path.stem.removeprefix("results_")
+            for task, metrics in (results.get("results") or {}).items():
+                match = _TASK.match(task)
+                if not match:
+                    continue
+                run = TaskRun(model, task, match.group(1), match.group(2), _pass_at_1(metrics),
+                              (results.get("configs") or {}).get(task, {}).get("metadata") or {}, source=str(path))
+                samples_file = path.parent / f"samples_{task}_{stamp}.jsonl"
+                if samples_file.is_file():
+                    run.samples = _read_samples(samples_file)
+                    run.per_document = {
+                        str(s["doc"].get("id")): float(s.get("pass@1", 0.0)) for s in run.samples if "doc" in s
+                    }
+                runs[(model, task)] = run
+    return list(runs.values())

@@ -1,0 +1,26 @@
+"""The benchmark registry: one module per benchmark, each defining one :class:`Benchmark` object.
+
+Adding a benchmark is one module here (a ``Benchmark`` subclass and its instance), one line in
+``BENCHMARKS`` below, the regenerated task YAML (``python scripts/generate_task_configs.py``) and its
+tests; nothing else switches on benchmark names.
+"""
+
+from __future__ import annotations
+
+from dynbench_tasks.benchmarks.avatar import AVATAR
+from dynbench_tasks.benchmarks.base import Benchmark, Program
+from dynbench_tasks.benchmarks.codenet import CODENET
+from dynbench_tasks.benchmarks.cruxeval import CRUXEVAL
+from dynbench_tasks.benchmarks.data import read_jsonl, resolve_data_dir
+from dynbench_tasks.benchmarks.transcoder import TRANSCODER
+
+BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (CRUXEVAL, AVATAR, CODENET, TRANSCODER)}
+
+
+def load_benchmark(name: str, data_dir: str | None = None) -> list[dict]:
+    """Every record of benchmark ``name``, checked for the fields it needs."""
+    benchmark = BENCHMARKS[name]
+    return read_jsonl(resolve_data_dir(data_dir) / benchmark.filename, benchmark.required)
+
+
+__all__ = ["BENCHMARKS", "Benchmark", "Program", "load_benchmark", "read_jsonl"]

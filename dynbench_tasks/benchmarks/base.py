@@ -1,0 +1,66 @@
+"""What a benchmark is to dynbench: one object that knows its data, its programs and how its tasks
+prompt and score. Each benchmark module defines one; the registry (:mod:`dynbench_tasks.benchmarks`)
+lists them, and the task class, the settings, the YAML generator and the commands ask it rather than
+switch on names. Nothing heavy is imported at module level: the command line reads the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mutators.programs import ProgramKind, Tests
+
+if TYPE_CHECKING:
+    from dynbench_tasks.lmeval.settings import TaskSettings
+    from mutators.engine import MutationResult
+
+
+@dataclass
+class Program:
+    """One benchmark program as the mutation engine and the equivalence check see it."""
+
+    code: str
+    kind: ProgramKind
+    entry_point: str | None = None
+    call_arguments: str | None = None
+    tests: Tests | None = None
+
+
+class Benchmark:
+    """Subclass per benchmark; the class attributes are its facts, the methods its behaviour."""
+
+    name: ClassVar[str]
+    filename: ClassVar[str]  # in a data folder and in the bundled copy
+    code_field: ClassVar[str]  # the record field that holds the Python program
+    required: ClassVar[tuple[str, ...]]  # fields every record must hold
+    hub: ClassVar[tuple[str, str] | None] = None  # (dataset, split) of a Hub copy that carries what scoring needs
+    prompts: ClassVar[tuple[str, ...]] = ("paper",)  # prompt styles; the first is the default
+    default_timeout: ClassVar[float]  # seconds per scored answer (per test run for Java)
+    max_gen_toks: ClassVar[int]
+    needs_jdk: ClassVar[bool] = False
+    sample_statuses: ClassVar[tuple[str, ...]]  # every status a scored sample can get
+    # The paper's Table 4 (programs, and programs each operator changes) and Table 3 (BLEU).
+    paper_programs: ClassVar[int | None] = None
+    paper_changed: ClassVar[Mapping[str, int]] = {}
+    paper_bleu: ClassVar[Mapping[str, float]] = {}
+
+    def program(self, record: dict) -> Program:
+        raise NotImplementedError
+
+    def judgeable(self, record: dict) -> bool:
+        """Whether an answer to this problem can be scored at all (e.g. it has tests)."""
+        return True
+
+    def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
+        """Columns a task's documents carry besides the program, the original and the mutation record."""
+        return {}
+
+    def task_config(self, settings: TaskSettings) -> dict[str, Any]:
+        """The lm-eval config keys this benchmark decides: prompt, target, few-shot, scoring filter,
+        and ``stop`` (the generation's stop strings)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<benchmark {self.name}>"

@@ -1,0 +1,153 @@
+"""Python→Java translation benchmarks: the shared prompt, batched judging and the stdin/stdout kind.
+
+A reply is judged as the original projects judge it; every sample gets one status from
+:data:`SAMPLE_STATUSES`. Stdin programs (Avatar, CodeNet): the class with ``main`` is compiled as
+its own file, run on every stdin test, and the trimmed stdout must equal the expected output
+(Avatar also accepts Code Lingua's numeric normalisation). TransCoder fills a harness instead
+(:mod:`dynbench_tasks.benchmarks.transcoder`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from dynbench_tasks.benchmarks.base import Benchmark, Program
+from mutators.programs import ProgramKind, StdinTests
+
+if TYPE_CHECKING:
+    from dynbench_tasks.judge.pool import JavaJob, JobResult
+    from dynbench_tasks.lmeval.settings import TaskSettings
+
+PAPER_INSTRUCTION = (
+    "You are a code translation expert. Translate the Python code below to Java. Do NOT output any extra information."
+)
+SAMPLE_STATUSES = ("passed", "wrong_output", "runtime_error", "compile_error", "timeout", "no_code")
+
+
+def prompt(doc: dict) -> str:
+    return f"{PAPER_INSTRUCTION}\n\nPython:\n```python\n{doc['python']}\n```\n\nJava:\n"
+
+
+class TranslationBenchmark(Benchmark):
+    """Translate the Python program to Java; the Java is compiled and run by the judge."""
+
+    code_field = "python"
+    default_timeout = 10.0
+    max_gen_toks = 1024
+    needs_jdk = True
+    sample_statuses = SAMPLE_STATUSES
+    reference_field: ClassVar[str | None] = "java"  # the benchmark's own Java, for `dynbench judge --references`
+    no_reference_reason: ClassVar[str] = ""
+
+    def build_job(self, reply: str, doc: dict, key: str, time_limit_ms: int) -> JavaJob | None:
+        """What the judge runs for one reply; None when the reply holds no usable Java."""
+        raise NotImplementedError
+
+    def reference_items(self, records: list[dict]) -> list[tuple[str, dict]]:
+        """(the benchmark's own Java, its document) for every judgeable problem."""
+        from dynbench_tasks.errors import DataError
+
+        if self.reference_field is None:
+            raise DataError(self.no_reference_reason)
+        return [(record[self.reference_field], self.reference_document(record))
+                for record in records if self.judgeable(record)]
+
+    def reference_document(self, record: dict) -> dict:
+        """A record as the judge needs it when its Java is judged without a task around it."""
+        return record
+
+    def verdict(self, result: JobResult, doc: dict) -> str:
+        raise NotImplementedError
+
+    def judge_replies(self, items: list[tuple[str, dict]], judge, time_limit_ms: int, progress=None) -> list[str]:
+        """A status for every (reply, document): extraction, one batched judge run, verdicts."""
+        statuses: list[str | None] = []
+        jobs, where = [], []
+        for index, (reply, doc) in enumerate(items):
+            job = self.build_job(reply or "", doc, str(index), time_limit_ms)
+            statuses.append(None if job is not None else "no_code")
+            if job is not None:
+                jobs.append(job)
+                where.append(index)
+        for index, result in zip(where, judge.run(jobs, progress=progress), strict=True):
+            statuses[index] = self.verdict(result, items[index][1])
+        return statuses
+
+    def score(self, resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
+        """lm-eval filter: every sample of every document judged in one batch; JSON (status) per sample."""
+        from tqdm import tqdm
+
+        from dynbench_tasks.lmeval.runtime import shared_java_judge
+
+        items = [(reply, doc) for samples, doc in zip(resps, docs, strict=True) for reply in samples]
+        label = f"{self.name}_{settings.variant}"
+        with tqdm(total=len(items), desc=f"{label}: judging", unit="sample", disable=None, file=sys.stderr) as bar:
+            statuses = self.judge_replies(items, shared_java_judge(), int(settings.timeout * 1000), progress=bar.update)
+        scored, position = [], 0
+        for samples in resps:
+            scored.append([json.dumps({"status": s}) for s in statuses[position:position + len(samples)]])
+            position += len(samples)
+        return scored
+
+    def task_config(self, settings: TaskSettings) -> dict[str, Any]:
+        scoring = [{"name": "judge",
+                    "filter": [{"function": "custom", "filter_fn": partial(self.score, settings=settings)}]}]
+        return {"description": "", "doc_to_text": prompt, "doc_to_target": "", "num_fewshot": 0,
+                "filter_list": scoring, "stop": ["\nPython:"]}
+
+
+# ---------------------------------------------------------------------------------- stdin programs
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def same_output(actual: str, expected: str, numeric: bool) -> bool:
+    """Trimmed equality; with ``numeric``, Code Lingua's normalisation of a single number: integral
+    values compared as ints, others rounded to the fewer decimals of the two."""
+    actual, expected = actual.strip(), expected.strip()
+    if actual == expected:
+        return True
+    a, e = (_number(actual), _number(expected)) if numeric else (None, None)
+    if a is None or e is None:
+        return False
+    if a.is_integer() and e.is_integer():
+        return int(a) == int(e)
+    decimals = min(len(s.split(".")[1]) if "." in s else 0 for s in (actual, expected))
+    return round(a, decimals) == round(e, decimals)
+
+
+class StdinTranslation(TranslationBenchmark):
+    """Programs that read stdin and print: every test's trimmed stdout must match."""
+
+    required = ("id", "python", "tests")
+    numeric_outputs: ClassVar[bool] = False  # Code Lingua's numeric normalisation of single numbers
+
+    def program(self, record: dict) -> Program:
+        return Program(record["python"], ProgramKind.SCRIPT, tests=StdinTests([t["input"] for t in record["tests"]]))
+
+    def build_job(self, reply: str, doc: dict, key: str, time_limit_ms: int) -> JavaJob | None:
+        from dynbench_tasks.judge.jobs import program_job
+
+        return program_job(reply, key, [test["input"].encode("utf-8") for test in doc["tests"]], time_limit_ms)
+
+    def verdict(self, result: JobResult, doc: dict) -> str:
+        from dynbench_tasks.judge.pool import COMPILE_ERROR, EXITED, THREW, TIMED_OUT
+
+        if result.status == COMPILE_ERROR:
+            return "compile_error"
+        expected = [test["output"] for test in doc["tests"]]
+        for run, wanted in zip(result.runs, expected, strict=False):
+            if run.outcome == TIMED_OUT:
+                return "timeout"
+            if same_output(run.stdout.decode("utf-8", "replace"), wanted, self.numeric_outputs):
+                continue
+            if run.outcome == THREW or (run.outcome == EXITED and run.exit_status != 0):
+                return "runtime_error"
+            return "wrong_output"
+        return "passed" if len(result.runs) == len(expected) else "timeout"

@@ -1,0 +1,41 @@
+"""The ``dynbench`` command line: one module per command, each adding its parser and importing its
+heavy dependencies (lm-eval, datasets, libcst, torch, …) only when it runs, so ``--help`` is quick.
+A :class:`~dynbench_tasks.errors.DynbenchError` ends a command as one line with exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from dynbench_tasks.cli import contaminate, evaluate, judge, mutate, probe, report, stats, view
+from mutators.errors import DynbenchError
+
+COMMANDS = (mutate, evaluate, judge, report, stats, view, contaminate, probe)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the problem (exit status 2)."""
+
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dynbench", description="Dynamic code benchmarks for lm-evaluation-harness.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for command in COMMANDS:
+        command.add_parsers(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["eval"] and argv[1:2] not in (["-h"], ["--help"]):
+        return evaluate.evaluate(argv[1:])  # everything after "eval" belongs to lm_eval, options included
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except DynbenchError as error:
+        print(f"dynbench {args.command}: error: {error}", file=sys.stderr)
+        return 2

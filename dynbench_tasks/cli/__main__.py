@@ -1,0 +1,5 @@
+import sys
+
+from dynbench_tasks.cli import main
+
+sys.exit(main())

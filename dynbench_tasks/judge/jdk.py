@@ -1,0 +1,53 @@
+"""The JDK the judge runs on, and the judge's own Java classes built with it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from dynbench_tasks.errors import JdkMissing
+
+JDK_PACKAGE = "default-jdk-headless"
+_SOURCES = Path(__file__).resolve().parent / "java" / "dynbench"
+
+
+def find_jdk() -> tuple[str, str]:
+    """(java, javac) from $JAVA_HOME or PATH, or a JdkMissing error saying what to install."""
+    home = os.environ.get("JAVA_HOME")
+    candidates = [Path(home) / "bin"] if home else []
+    found = []
+    for tool in ("java", "javac"):
+        path = next((str(d / tool) for d in candidates if (d / tool).is_file()), None) or shutil.which(tool)
+        if path is None:
+            raise JdkMissing(
+                f"Java translation tasks need a JDK ({tool} was not found on PATH or in $JAVA_HOME/bin): "
+                f"install one, e.g. `apt-get install {JDK_PACKAGE}` on Debian/Ubuntu"
+            )
+        found.append(path)
+    return found[0], found[1]
+
+
+def judge_classes() -> Path:
+    """The compiled judge, built once per judge source and JDK into a world-readable cache folder
+    (the JVMs may run as an unprivileged user)."""
+    _, javac = find_jdk()
+    sources = sorted(_SOURCES.glob("*.java"))
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + javac.encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"dynbench-judge-{os.getuid()}-{digest}"
+    if (folder / "dynbench" / "JudgeServer.class").is_file() and folder.stat().st_uid == os.getuid():
+        return folder
+    staging = Path(tempfile.mkdtemp(prefix="dynbench-judge-build-"))
+    done = subprocess.run([javac, "-d", str(staging), *map(str, sources)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise JdkMissing(f"could not compile the Java judge with {javac}:\n{done.stderr[-2000:]}")
+    for path in [staging, *staging.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    try:
+        staging.rename(folder)
+    except OSError:  # another process built it first
+        shutil.rmtree(staging, ignore_errors=True)
+    return folder

@@ -1,0 +1,111 @@
+"""The preprocessing hook: turn a benchmark split into the documents of one dynamic task.
+
+Every program is mutated by the task's chain under its seed and, unless ``verify`` is off, checked
+against the original in the sandbox. The result is memoised per process and cached by ``datasets``
+under a fingerprint of engine version, chain, seed, options and the raw data, so a warm run skips
+the work and a change to any of them can never be served stale mutants.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections import Counter
+
+import datasets
+from tqdm import tqdm
+
+from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.errors import SettingsError
+from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS
+from dynbench_tasks.lmeval.runtime import shared_sandbox
+from dynbench_tasks.lmeval.settings import TaskSettings, check_ids
+from mutators import ENGINE_VERSION, MUTATED, STATUSES
+from mutators.chain import parse_chain
+from mutators.engine import MutationResult, mutate
+from mutators.equivalence import CheckSettings, check_equivalence
+
+logger = logging.getLogger("lm_eval.dynbench")
+_prepared: dict[tuple[str, str], tuple[datasets.Dataset, dict]] = {}
+
+
+def _records(batch: dict[str, list]) -> list[dict]:
+    columns = list(batch)
+    return [dict(zip(columns, values, strict=True)) for values in zip(*batch.values(), strict=True)]
+
+
+def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str) -> dict[str, list]:
+    """Columns of the documents: the program (and CRUXEval input) as shown to the model, the
+    originals beside them, and the mutation record."""
+    records = _records(batch)
+    spec = BENCHMARKS[settings.benchmark]
+    programs = [spec.program(record) for record in records]
+    if settings.chain is None:
+        results = [
+            MutationResult(code=p.code, status=STATIC_STATUS, reason="", chain="", seed=settings.seed) for p in programs
+        ]
+    else:
+        chain = parse_chain(settings.chain, dict(settings.options))
+        results = [
+            mutate(p.code, chain, settings.seed, kind=p.kind, entry_point=p.entry_point,
+                   call_arguments=p.call_arguments)
+            for p in tqdm(programs, desc=f"{label}: mutating", unit="program", disable=None, file=sys.stderr)
+        ]
+    if settings.chain is not None and settings.verify:
+        items = [(p.code, r, p.tests) for p, r in zip(programs, results, strict=True) if p.tests is not None]
+        with tqdm(desc=f"{label}: checking equivalence", unit="task", disable=None, file=sys.stderr) as bar:
+            check_equivalence(items, shared_sandbox(), CheckSettings(seed=settings.seed), progress=bar.update)
+    field = spec.code_field
+    return {
+        field: [r.code if r.status == MUTATED else p.code for p, r in zip(programs, results, strict=True)],
+        f"original_{field}": [p.code for p in programs],
+        "mutation": [r.record() for r in results],
+        **spec.document_columns(records, results),
+    }
+
+
+def _why_empty(settings: TaskSettings) -> str:
+    if settings.chain is not None and settings.scope == "mutated":
+        return (f"chain {settings.chain} changes none of the chosen programs; "
+                "--metadata '{\"scope\": \"all\"}' scores unchanged ones too")
+    return "none of the chosen problems can be judged"
+
+
+def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: str) -> tuple[datasets.Dataset, dict]:
+    """(documents to score, counts by status) for one task; computed once per process."""
+    fingerprint = settings.fingerprint(getattr(dataset, "_fingerprint", "") or str(len(dataset)))
+    key = (fingerprint, settings.scope, settings.ids)
+    if key not in _prepared:
+        spec = BENCHMARKS[settings.benchmark]
+        judgeable = dataset.filter(spec.judgeable, new_fingerprint=fingerprint + "j", desc=f"{label}: judgeable")
+        mutated = judgeable.map(
+            _mutate_batch,
+            batched=True,
+            batch_size=None,
+            fn_kwargs={"settings": settings, "label": label},
+            new_fingerprint=fingerprint,
+            desc=f"{label}: building documents",
+        )
+        statuses = Counter(record["status"] for record in mutated["mutation"])
+        counts = {status: statuses.get(status, 0) for status in (STATIC_STATUS, *STATUSES) if statuses.get(status)}
+        if settings.chain is None:
+            counts = {STATIC_STATUS: len(mutated)}
+        if len(judgeable) < len(dataset):
+            counts[NOT_JUDGEABLE] = len(dataset) - len(judgeable)
+        scored = mutated
+        if settings.chain is not None and settings.scope == "mutated":
+            scored = mutated.filter(lambda doc: doc["mutation"]["status"] == MUTATED, new_fingerprint=fingerprint + "m")
+        if settings.ids:
+            check_ids(settings.benchmark, settings.ids, dataset["id"])
+            wanted = set(settings.ids)
+            scored = scored.filter(lambda doc: str(doc["id"]) in wanted, keep_in_memory=True)
+        if len(scored) == 0:
+            raise SettingsError(f"{label}: no documents left to score ({_why_empty(settings)})")
+        counts[SCORED] = len(scored)
+        logger.info(
+            "%s: chain %s, seed %s, engine %s; %s (scope=%s)",
+            label, settings.chain or "none (static)", settings.seed if settings.chain else "-", ENGINE_VERSION,
+            ", ".join(f"{n} {status}" for status, n in counts.items()), settings.scope,
+        )
+        _prepared[key] = (scored, counts)
+    return _prepared[key]

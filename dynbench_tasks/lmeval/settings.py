@@ -1,0 +1,130 @@
+"""What a dynamic task reads from its metadata: YAML defaults merged with ``--metadata``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.errors import SettingsError
+from dynbench_tasks.variants import CUSTOM, VARIANTS
+from mutators import ENGINE_VERSION, ChainError, parse_chain
+
+DEFAULT_SEED = 0
+SCOPES = ("mutated", "all")
+
+
+def check_ids(benchmark: str, ids: tuple[str, ...], known: list) -> None:
+    """Every id asked for must be one of the benchmark's own."""
+    unknown = sorted(set(ids) - {str(i) for i in known})
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        raise SettingsError(f"ids not in {benchmark}: {shown}")
+
+
+@dataclass(frozen=True)
+class TaskSettings:
+    benchmark: str
+    variant: str
+    chain: str | None  # canonical spec such as "F+U+V2"; None for the static benchmark
+    seed: int
+    scope: str
+    prompt: str
+    data_dir: str | None
+    options: tuple[tuple[str, Any], ...]
+    verify: bool
+    timeout: float
+    ids: tuple[str, ...] = ()  # only these problems (the benchmark's own ids); empty: all
+    repeats: int | None = None  # samples per problem; None: the task's own (5)
+    temperature: float | None = None  # None: the task's own (0.2)
+
+    @classmethod
+    def from_metadata(cls, metadata: Mapping[str, Any]) -> TaskSettings:
+        benchmark, variant = metadata.get("benchmark"), metadata.get("variant")
+        if benchmark not in BENCHMARKS:
+            raise SettingsError(f"unknown benchmark {benchmark!r}; use one of {', '.join(BENCHMARKS)}")
+        spec = BENCHMARKS[benchmark]
+        if variant not in VARIANTS:
+            raise SettingsError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+        chain_text = VARIANTS[variant] if variant != CUSTOM else metadata.get("chain")
+        if variant == CUSTOM and not chain_text:
+            raise SettingsError(
+                f"{benchmark}_custom needs a chain: --metadata '{{\"chain\": \"A+F+V1\", \"seed\": 7}}'"
+            )
+        options = metadata.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise SettingsError("metadata 'options' must map operator.key to a value, e.g. {\"varnorm2.length\": 5}")
+        try:
+            chain = parse_chain(chain_text, options) if chain_text else None
+        except ChainError as error:
+            raise SettingsError(str(error)) from None
+        scope = metadata.get("scope", "mutated")
+        if scope not in SCOPES:
+            raise SettingsError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
+        prompt = metadata.get("prompt", spec.prompts[0])
+        if prompt not in spec.prompts:
+            owners = [other.name for other in BENCHMARKS.values() if prompt in other.prompts]
+            if owners:
+                raise SettingsError(f"{benchmark} tasks have the {' or '.join(spec.prompts)} prompt only; "
+                                    f"{prompt!r} is for {', '.join(owners)}")
+            raise SettingsError(f"prompt must be one of {', '.join(spec.prompts)}, got {prompt!r}")
+        seed = _number(metadata, "seed", DEFAULT_SEED, int, "an integer")
+        timeout = _number(metadata, "timeout", spec.default_timeout, float, "a number of seconds")
+        if timeout <= 0:
+            raise SettingsError(f"metadata timeout must be a positive number of seconds, got {timeout!r}")
+        repeats = _number(metadata, "repeats", None, int, "a whole number") if "repeats" in metadata else None
+        if repeats is not None and repeats < 1:
+            raise SettingsError(f"metadata repeats must be at least 1, got {repeats}")
+        temperature = _number(metadata, "temperature", None, float, "a number") if "temperature" in metadata else None
+        if temperature is not None and temperature < 0:
+            raise SettingsError(f"metadata temperature must not be negative, got {temperature}")
+        return cls(
+            benchmark=benchmark,
+            variant=variant,
+            chain=chain.spec if chain else None,
+            seed=seed,
+            scope=scope,
+            prompt=prompt,
+            data_dir=metadata.get("data_dir") or os.environ.get("DYNBENCH_DATA_DIR") or None,
+            options=chain.options if chain else (),
+            verify=_flag(metadata.get("verify", True)),
+            timeout=timeout,
+            ids=_ids(metadata.get("ids")),
+            repeats=repeats,
+            temperature=temperature,
+        )
+
+    def fingerprint(self, source: str) -> str:
+        """Identity of the mutated documents: engine, chain, seed, options and the raw data."""
+        excluded = ("prompt", "timeout", "data_dir", "scope", "ids", "repeats", "temperature")
+        identity = {k: v for k, v in asdict(self).items() if k not in excluded}
+        identity.update(engine=ENGINE_VERSION, source=source)
+        return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def _number(metadata: Mapping[str, Any], key: str, default, kind: type, described: str):
+    value = metadata.get(key, default)
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise SettingsError(f"metadata {key} must be {described}, got {value!r}") from None
+
+
+def _ids(value: Any) -> tuple[str, ...]:
+    if not value:
+        return ()
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, (list, tuple)):
+        raise SettingsError("metadata 'ids' must be a list of problem ids or a comma-separated string")
+    return tuple(str(item).strip() for item in value)
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() not in ("0", "false", "no", "off")
+    return bool(value)

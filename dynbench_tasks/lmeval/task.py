@@ -1,0 +1,64 @@
+"""The lm-eval task class every dynbench YAML names with ``class:``.
+
+It reads its settings from the task metadata (YAML defaults merged with ``--metadata``), loads the
+raw benchmark, installs the preprocessing hook that mutates the documents, and takes the prompt and
+scoring of its benchmark. Everything else is lm-eval's ``ConfigurableTask``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import datasets
+from lm_eval.api.task import ConfigurableTask
+
+from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.judge.jdk import find_jdk
+from dynbench_tasks.lmeval.documents import prepare_documents
+from dynbench_tasks.lmeval.settings import TaskSettings
+from dynbench_tasks.lmeval.sources import load_raw
+from dynbench_tasks.scoring import process_results
+
+logger = logging.getLogger("lm_eval.dynbench")
+
+
+class DynamicTask(ConfigurableTask):
+    def __init__(self, config: dict[str, Any]) -> None:
+        config = {key: value for key, value in config.items() if key != "class"}
+        metadata = dict(config.get("metadata") or {})
+        self.settings = TaskSettings.from_metadata(metadata)
+        benchmark = BENCHMARKS[self.settings.benchmark]
+        if benchmark.needs_jdk:
+            find_jdk()  # fail now, with the package to install, rather than at scoring time
+        prompt = benchmark.task_config(self.settings)
+        generation = dict(config.get("generation_kwargs") or {})
+        generation["until"] = prompt.pop("stop")
+        if self.settings.temperature is not None:  # e.g. greedy decoding for a quick run: temperature 0
+            generation["temperature"] = self.settings.temperature
+            generation["do_sample"] = self.settings.temperature > 0
+        if self.settings.repeats is not None:
+            config["repeats"] = self.settings.repeats
+        config.update(prompt, generation_kwargs=generation, process_results=process_results)
+        config["process_docs"] = self._prepare
+        metadata["dynbench"] = {"chain": self.settings.chain, "seed": self.settings.seed, "scope": self.settings.scope}
+        config["metadata"] = metadata
+        super().__init__(config=config)
+
+    def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs) -> None:
+        self.dataset = datasets.DatasetDict({"test": load_raw(self.settings.benchmark, self.settings.data_dir)})
+
+    def _prepare(self, dataset: datasets.Dataset) -> datasets.Dataset:
+        documents, counts = prepare_documents(dataset, self.settings, self.config.task)
+        self.config.metadata["dynbench"].update(counts=counts)
+        return documents
+
+    def build_all_requests(self, *, cache_requests: bool = False, rewrite_requests_cache: bool = False, **kwargs):
+        if cache_requests or rewrite_requests_cache:
+            # lm-eval keys its request cache on the task name alone, so it would serve one seed's
+            # prompts to a run with another seed or chain.
+            logger.warning(
+                "%s: --cache_requests ignores --metadata (seed, chain), so it is disabled for this task",
+                self.config.task,
+            )
+        return super().build_all_requests(cache_requests=False, rewrite_requests_cache=False, **kwargs)

@@ -1,0 +1,30 @@
+"""From sample statuses to the metrics every dynbench task reports: pass@1 and pass@5 with the
+unbiased estimator (Chen et al., 2021). Scorers leave one JSON object per sample, with its status,
+in lm-eval's filtered responses; this turns a document's samples into its metrics."""
+
+from __future__ import annotations
+
+import json
+from math import comb
+
+PASSED = "passed"
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Probability that at least one of ``k`` samples drawn from ``n`` (``c`` correct) passes.
+
+    With fewer than ``k`` samples the estimate is pass@n.
+    """
+    if n <= 0:
+        return 0.0
+    k = min(k, n)
+    if n - c < k:
+        return 1.0
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def process_results(doc: dict, results: list[list[str]]) -> dict[str, float]:
+    """lm-eval's per-document hook: pass@1 and pass@5 from the scored samples."""
+    samples = [json.loads(sample) for sample in results[0]]
+    passed = sum(sample["status"] == PASSED for sample in samples)
+    return {"pass@1": pass_at_k(len(samples), passed, 1), "pass@5": pass_at_k(len(samples), passed, 5)}

@@ -1,0 +1,369 @@
+"""Fork server that runs untrusted Python, one forked child per task. Standard library only.
+
+Run as ``python -I -S worker.py UID`` (no site: a smaller process forks faster), with the clean
+environment children inherit. It reads one JSON request per line on stdin,
+``{"tasks": [{"kind": ..., "payload": ..., "limits": ...}, ...]}`` (every limit of
+:mod:`mutators.execution.limits` given), and answers one JSON line, ``{"results": [...]}``, in the
+same order. Each task runs in a fresh child forked from this small process: its own session (so the
+whole process group can be killed), a throwaway working directory, stdio away from the protocol
+pipes, CPU/memory/process/file-size/open-file limits, user ``UID`` when started as root, and a
+wall-clock deadline enforced from here. Whatever the task does, it can only spoil its own child.
+"""
+
+import builtins
+import contextlib
+import io
+import json
+import os
+import random
+import resource
+import select
+import shutil
+import signal
+import struct
+import sys
+import tempfile
+import time
+
+RESULT_CAP = 8 * 1024 * 1024
+TEXT_CAP = 1024 * 1024
+
+
+class CallTimeout(BaseException):
+    """Raised inside a task when one call overruns; BaseException so ``except Exception`` misses it."""
+
+
+def _on_alarm(signum, frame):
+    raise CallTimeout()
+
+
+def _timed(function, seconds):
+    """Run ``function()``; return (kind, value, elapsed) with kind in return/raise/timeout."""
+    signal.signal(signal.SIGALRM, _on_alarm)
+    start = time.perf_counter()
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
+    try:
+        try:
+            value = function()
+            kind = "return"
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except CallTimeout:
+        return "timeout", None, time.perf_counter() - start
+    except SystemExit as stop:
+        code = stop.code
+        return "exit", code if isinstance(code, int) else (0 if code is None else 1), time.perf_counter() - start
+    except BaseException as error:  # the program's own exception is data here
+        return "raise", type(error).__qualname__, time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    if elapsed > seconds:
+        return "timeout", None, elapsed
+    return kind, value, elapsed
+
+
+def _short(value, limit=200):
+    try:
+        text = repr(value)
+    except BaseException:
+        text = "<unprintable %s>" % type(value).__qualname__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _same_value(a, b):
+    if type(a) is not type(b):
+        return False
+    try:
+        if a == b:
+            return True
+    except BaseException:
+        pass
+    try:
+        return repr(a) == repr(b)
+    except BaseException:
+        return False
+
+
+def _collect(*args, **kwargs):
+    return args, kwargs
+
+
+class _Capture:
+    """Swap sys.stdout for a string buffer."""
+
+    def __enter__(self):
+        self.saved, self.buffer = sys.stdout, io.StringIO()
+        sys.stdout = self.buffer
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout = self.saved
+        self.text = self.buffer.getvalue()[:TEXT_CAP]
+
+
+def _run_call(namespace, function_name, args_text, seconds):
+    def call():
+        args, kwargs = eval("__collect__(%s)" % args_text, {"__collect__": _collect})
+        random.seed(0)
+        return namespace[function_name](*args, **kwargs)
+
+    with _Capture() as capture:
+        outcome = _timed(call, seconds)
+    return outcome, capture.text
+
+
+def _describe(outcome, text):
+    kind, value, _ = outcome
+    if kind == "return":
+        described = "returned " + _short(value)
+    elif kind == "raise":
+        described = "raised " + value
+    elif kind == "timeout":
+        described = "timed out"
+    else:
+        described = "exited with " + _short(value)
+    return described + (" and printed " + _short(text, 80) if text else "")
+
+
+def _agree(original, mutant):
+    (o_kind, o_value, _), o_text = original
+    (m_kind, m_value, _), m_text = mutant
+    if o_kind != m_kind or o_text != m_text:
+        return False
+    if o_kind == "return":
+        return _same_value(o_value, m_value)
+    return o_value == m_value
+
+
+def _executor(source, namespace):
+    return lambda: exec(compile(source, "<program>", "exec"), namespace)
+
+
+def task_compare_calls(payload):
+    """Run original and mutant side by side on the same inputs and compare what each call does."""
+    namespaces = []
+    definitions = []
+    for source in (payload["original"], payload["mutant"]):
+        namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
+        with _Capture() as capture:
+            outcome = _timed(_executor(source, namespace), payload["seconds"])
+        namespaces.append(namespace)
+        definitions.append((outcome, capture.text))
+    if definitions[0][0][0] != "return":
+        return {"definition": "original failed: " + _describe(*definitions[0]), "inputs": []}
+    if not _agree(*definitions):
+        differs = "module body differs: %s vs %s" % (_describe(*definitions[0]), _describe(*definitions[1]))
+        return {"definition": differs, "inputs": []}
+    results = []
+    for original_args, mutant_args in payload["inputs"]:
+        original = _run_call(namespaces[0], payload["function"], original_args, payload["seconds"])
+        if original[0][0] == "timeout":
+            results.append({"original": "timeout"})
+            continue
+        mutant = _run_call(namespaces[1], payload["function"], mutant_args, payload["seconds"] * 3)
+        entry = {"original": original[0][0], "agree": _agree(original, mutant)}
+        if not entry["agree"]:
+            entry["why"] = "original %s; mutant %s" % (_describe(*original), _describe(*mutant))
+        results.append(entry)
+    return {"definition": "ok", "inputs": results}
+
+
+def _install_quit_builtins():
+    """``exit()``/``quit()`` as the site module would define them (the worker runs without site)."""
+    import _sitebuiltins
+
+    builtins.exit = _sitebuiltins.Quitter("exit", "Ctrl-D (i.e. EOF)")
+    builtins.quit = _sitebuiltins.Quitter("quit", "Ctrl-D (i.e. EOF)")
+
+
+def task_run_script(payload):
+    """Run a stdin → stdout program as ``__main__``; report its exit and what it printed."""
+    _install_quit_builtins()
+    with open("stdin.txt", "w", encoding="utf-8") as handle:
+        handle.write(payload["stdin"])
+    os.dup2(os.open("stdin.txt", os.O_RDONLY), 0)
+    os.dup2(os.open("stdout.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
+    sys.stdin = open(0, encoding="utf-8", closefd=False)
+    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    source = payload["source"]
+    kind, value, elapsed = _timed(_executor(source, namespace), payload["seconds"])
+    with contextlib.suppress(BaseException):  # the program may have closed or replaced stdout
+        sys.stdout.flush()
+    if kind == "return":
+        kind, value = "exit", 0
+    with open("stdout.txt", "rb") as handle:
+        printed = handle.read(TEXT_CAP).decode("utf-8", "replace")
+    return {"outcome": kind if kind == "timeout" else "%s:%s" % (kind, value), "stdout": printed,
+            "seconds": round(elapsed, 4)}
+
+
+def task_compare_value(payload):
+    """Evaluate an answer expression and a reference expression; report whether they are ``==``."""
+    environment = {"__builtins__": builtins}
+    reference = _timed(lambda: eval(payload["reference"], dict(environment)), payload["seconds"])
+    if reference[0] != "return":
+        return {"outcome": "reference_error", "detail": _describe(reference, "")}
+    answer = _timed(lambda: eval(payload["answer"], dict(environment)), payload["seconds"])
+    if answer[0] == "timeout":
+        return {"outcome": "timeout"}
+    if answer[0] != "return":
+        return {"outcome": "error", "detail": _describe(answer, "")}
+    verdict = _timed(lambda: bool(answer[1] == reference[1]), payload["seconds"])
+    if verdict[0] != "return":
+        return {"outcome": "error", "detail": _describe(verdict, "")}
+    return {"outcome": "passed" if verdict[1] else "wrong"}
+
+
+TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "compare_value": task_compare_value}
+
+
+def _limit(which, value, grace=0):
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard - grace)
+    resource.setrlimit(which, (value, value + grace))
+
+
+def _kill_group(pid):
+    for kill in (os.killpg, os.kill):  # the group takes any grandchildren with it
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            kill(pid, signal.SIGKILL)
+
+
+def _enter_sandbox(workdir, limits, keep_fd, user):
+    os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.closerange(3, keep_fd)
+    os.closerange(keep_fd + 1, 65536)
+    if os.getuid() == 0:
+        os.chown(workdir, user, user)
+        os.setgroups([])
+        os.setgid(user)
+        os.setuid(user)
+    os.chdir(workdir)
+    os.environ.update({"HOME": workdir, "TMPDIR": workdir})
+    # A second of grace between SIGXCPU (reported as a timeout) and the hard limit's SIGKILL.
+    _limit(resource.RLIMIT_CPU, int(limits["cpu_seconds"]), grace=1)
+    _limit(resource.RLIMIT_AS, int(limits["memory_mb"]) * 1024 * 1024)
+    _limit(resource.RLIMIT_FSIZE, int(limits["fsize_mb"]) * 1024 * 1024)
+    _limit(resource.RLIMIT_NOFILE, int(limits["nofile"]))
+    _limit(resource.RLIMIT_NPROC, int(limits["nproc"]))
+    _limit(resource.RLIMIT_CORE, 0)
+
+
+def _child(task, workdir, write_fd, user):
+    try:
+        _enter_sandbox(workdir, task["limits"], write_fd, user)
+        result = TASKS[task["kind"]](task["payload"])
+        data = json.dumps({"status": "ok", "result": result}).encode()
+        if len(data) > RESULT_CAP:
+            data = json.dumps({"status": "error", "error": "result too large"}).encode()
+    except BaseException as error:
+        data = json.dumps({"status": "error", "error": "%s: %s" % (type(error).__name__, _short(error))}).encode()
+    message = struct.pack("!I", len(data)) + data
+    view = memoryview(message)
+    while view:
+        view = view[os.write(write_fd, view):]
+    os.close(write_fd)
+    os._exit(0)
+
+
+def _read_message(read_fd, deadline):
+    """The child's length-prefixed result; b"" if it closed the pipe first, None past the deadline."""
+    buffer = b""
+    expected = None
+    while expected is None or len(buffer) < expected:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        ready, _, _ = select.select([read_fd], [], [], remaining)
+        if not ready:
+            return None
+        chunk = os.read(read_fd, 1 << 16)
+        if not chunk:
+            return b""
+        buffer += chunk
+        if expected is None and len(buffer) >= 4:
+            expected = 4 + struct.unpack("!I", buffer[:4])[0]
+    return buffer[4:expected]
+
+
+class _Reaper:
+    """Children are killed as soon as their result is in and reaped later, so the worker never waits
+    for a process to be torn down."""
+
+    def __init__(self):
+        self.pending = []
+
+    def kill(self, pid, workdir):
+        _kill_group(pid)
+        self.pending.append((pid, workdir))
+
+    def reap(self, block=False):
+        still = []
+        for pid, workdir in self.pending:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            if done:
+                shutil.rmtree(workdir, ignore_errors=True)
+            else:
+                still.append((pid, workdir))
+        self.pending = still
+
+    def status_of(self, pid):
+        _, status = os.waitpid(pid, 0)
+        return status
+
+
+_WORKDIR_BASE = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+
+
+def run_task(task, reaper, user):
+    limits = task["limits"]
+    workdir = tempfile.mkdtemp(prefix="dynbench-sandbox-", dir=_WORKDIR_BASE)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        _child(task, workdir, write_fd, user)
+    os.close(write_fd)
+    data = _read_message(read_fd, time.monotonic() + float(limits["wall_seconds"]))
+    os.close(read_fd)
+    if data:
+        reaper.kill(pid, workdir)
+        try:
+            return json.loads(data)
+        except ValueError:
+            return {"status": "error", "error": "garbled result"}
+    _kill_group(pid)
+    status = reaper.status_of(pid)
+    shutil.rmtree(workdir, ignore_errors=True)
+    if data is None:
+        return {"status": "timeout"}
+    if os.WIFSIGNALED(status):
+        signal_name = signal.Signals(os.WTERMSIG(status)).name
+        return {"status": "timeout" if signal_name == "SIGXCPU" else "died", "error": signal_name}
+    return {"status": "died", "error": "exit status %d" % os.WEXITSTATUS(status)}
+
+
+def main():
+    user = int(sys.argv[1])
+    os.chdir(tempfile.gettempdir())
+    client = os.getppid()
+    reaper = _Reaper()
+    for line in sys.stdin:
+        request = json.loads(line)
+        results = []
+        for task in request["tasks"]:
+            if os.getppid() != client:
+                return  # the client is gone: stop rather than finish its work for nobody
+            results.append(run_task(task, reaper, user))
+            reaper.reap()
+        sys.stdout.write(json.dumps({"results": results}) + "\n")
+        sys.stdout.flush()
+    reaper.reap(block=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""What the engine knows about a program besides its text: who may call it, what the equivalence
+check runs it on, and the status a mutation ends in. Standard library only, so the command line and
+the benchmark registry can use it without loading libcst."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class ProgramKind(str, Enum):
+    """Who outside the program sees its names."""
+
+    FUNCTION = "function"  # called only through its entry point (CRUXEval's f, TransCoder's function)
+    SCRIPT = "script"  # a stdin -> stdout program run as __main__ (Avatar, CodeNet)
+    MODULE = "module"  # an importable module: top-level names and their signatures are public
+
+    def __str__(self) -> str:
+        return self.value
+
+
+MUTATED, UNCHANGED, REJECTED, UNPARSEABLE = "mutated", "unchanged", "rejected", "unparseable"
+STATUSES = (MUTATED, UNCHANGED, REJECTED, UNPARSEABLE)
+
+
+@dataclass
+class CallTests:
+    """Calls of ``function``; each argument text is spelled as the benchmark calls the original."""
+
+    function: str
+    arguments: list[str]
+    extra_inputs: int = 10
+
+
+@dataclass
+class StdinTests:
+    inputs: list[str] = field(default_factory=list)
+
+
+Tests = CallTests | StdinTests
