@@ -1,4 +1,3 @@
-import os
 from pathlib import Path
 from textwrap import dedent
 
@@ -11,12 +10,21 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
-def data_dir() -> Path:
-    """The shared benchmark folder, found through DYNBENCH_DATA_DIR as in CI."""
-    folder = os.environ.get("DYNBENCH_DATA_DIR")
-    if not folder or not Path(folder).is_dir():
-        pytest.fail("set DYNBENCH_DATA_DIR to the benchmark data folder (.ci/run does)")
-    return Path(folder)
+def data_dir(tmp_path_factory) -> Path:
+    """A data folder holding the bundled benchmark files, uncompressed (what users keep beside a clone)."""
+    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.benchmarks.records import read_data_file
+
+    folder = tmp_path_factory.mktemp("data")
+    for benchmark in BENCHMARKS.values():
+        (folder / benchmark.filename).write_text(read_data_file(benchmark.filename, None).text, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def _no_data_folder_from_outside(monkeypatch):
+    """Tests choose their data themselves: the bundled copy unless they pass a folder."""
+    monkeypatch.delenv("DYNBENCH_DATA_DIR", raising=False)
 
 
 @pytest.fixture(scope="session")

@@ -109,11 +109,20 @@ def test_bad_values_stop_every_command_before_any_work(args, message, tmp_path):
     assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr, done.stderr
 
 
-def test_missing_data_folder_names_both_ways(tmp_path):
+def test_without_a_data_folder_the_bundled_copy_is_used(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DYNBENCH_DATA_DIR"}
+    done = dynbench("mutate", "--benchmark", "transcoder", "--chain", "U", "--seed", "0", "--out",
+                    str(tmp_path / "o.jsonl"), env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stderr.strip().splitlines()[-1])["programs"] == 568
+
+
+def test_a_data_folder_that_is_not_there_is_one_line_naming_the_way_back(tmp_path):
+    env = dict(os.environ, DYNBENCH_DATA_DIR=str(tmp_path / "nowhere"))
     done = dynbench("mutate", "--benchmark", "cruxeval", "--chain", "F", "--seed", "0", "--out",
                     str(tmp_path / "o.jsonl"), env=env)
-    assert done.returncode == 2 and "--data-dir" in done.stderr and "DYNBENCH_DATA_DIR" in done.stderr
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "nowhere" in done.stderr and "unset DYNBENCH_DATA_DIR to use the copy bundled" in done.stderr
 
 
 HARD_CASES = {

@@ -88,7 +88,7 @@ def test_missing_data_stops_before_the_model_loads(tiny_model, tmp_path):
     )
     assert done.returncode == 2
     error_lines = [line for line in done.stderr.splitlines() if line.startswith("dynbench eval: error:")]
-    assert len(error_lines) == 1 and "cruxeval.jsonl" in error_lines[0]
+    assert len(error_lines) == 1 and "nowhere' (given) does not exist; leave it out to use the copy bundled" in error_lines[0]
     assert "Initializing hf model" not in done.stderr
 
 

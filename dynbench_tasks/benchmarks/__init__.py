@@ -11,16 +11,18 @@ from dynbench_tasks.benchmarks.avatar import AVATAR
 from dynbench_tasks.benchmarks.base import Benchmark, Program
 from dynbench_tasks.benchmarks.codenet import CODENET
 from dynbench_tasks.benchmarks.cruxeval import CRUXEVAL
-from dynbench_tasks.benchmarks.data import read_jsonl, resolve_data_dir
+from dynbench_tasks.benchmarks.records import parse_records, read_data_file, read_jsonl
 from dynbench_tasks.benchmarks.transcoder import TRANSCODER
 
 BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (CRUXEVAL, AVATAR, CODENET, TRANSCODER)}
 
 
 def load_benchmark(name: str, data_dir: str | None = None) -> list[dict]:
-    """Every record of benchmark ``name``, checked for the fields it needs."""
+    """Every record of benchmark ``name`` (from ``data_dir``, ``$DYNBENCH_DATA_DIR`` or the bundled
+    copy), checked for the fields it needs."""
     benchmark = BENCHMARKS[name]
-    return read_jsonl(resolve_data_dir(data_dir) / benchmark.filename, benchmark.required)
+    found = read_data_file(benchmark.filename, data_dir)
+    return parse_records(found.text, str(found.path), benchmark.required)
 
 
 __all__ = ["BENCHMARKS", "Benchmark", "Program", "load_benchmark", "read_jsonl"]

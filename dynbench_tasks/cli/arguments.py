@@ -47,3 +47,9 @@ def names_from(choices: Iterable[str]) -> Callable[[str], list[str]]:
         return names
 
     return parse
+
+
+def add_data_dir(parser: argparse.ArgumentParser) -> None:
+    """``--data-dir``, with the order in which dynbench looks for benchmark data."""
+    parser.add_argument("--data-dir", metavar="DIR", help="a benchmark data folder "
+                        "(default: $DYNBENCH_DATA_DIR, else the copy bundled with dynbench)")

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from dynbench_tasks.cli.arguments import names_from, positive_int
+from dynbench_tasks.cli.arguments import add_data_dir, names_from, positive_int
 from dynbench_tasks.errors import SettingsError
 from dynbench_tasks.variants import VARIANTS
 
@@ -33,7 +33,7 @@ def add_parsers(commands) -> None:
     contaminate.add_argument("--batch-size", type=int, default=2)
     contaminate.add_argument("--max-steps", type=int, default=-1, help="stop after this many steps (overrides epochs)")
     contaminate.add_argument("--seed", type=int, default=0)
-    contaminate.add_argument("--data-dir", metavar="DIR")
+    add_data_dir(contaminate)
     contaminate.add_argument("--eval-metadata", default="{}",
                              help="JSON merged into the tasks' metadata, e.g. '{\"repeats\": 1, \"temperature\": 0}'")
     contaminate.add_argument("--device", default="cpu")

@@ -11,7 +11,7 @@ from collections import Counter
 
 from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
 from dynbench_tasks.benchmarks.translation import TranslationBenchmark
-from dynbench_tasks.cli.arguments import output_file
+from dynbench_tasks.cli.arguments import add_data_dir, output_file
 
 JUDGED = [name for name, benchmark in BENCHMARKS.items() if isinstance(benchmark, TranslationBenchmark)]
 
@@ -21,7 +21,7 @@ def add_parsers(commands) -> None:
     parser.add_argument("--benchmark", required=True, choices=JUDGED)
     parser.add_argument("--references", action="store_true", required=True,
                         help="judge the benchmark's own reference Java (the only source for now)")
-    parser.add_argument("--data-dir", metavar="DIR")
+    add_data_dir(parser)
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per test run (default 10)")
     parser.add_argument("--workers", type=int, help="judge JVMs (default: one per core)")
     parser.add_argument("--out", type=output_file, metavar="FILE.jsonl",

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from dynbench_tasks.benchmarks import BENCHMARKS, Program, load_benchmark, read_jsonl
-from dynbench_tasks.cli.arguments import output_file, positive_int
+from dynbench_tasks.cli.arguments import add_data_dir, output_file, positive_int
 from dynbench_tasks.errors import DataError, UsageError
 from mutators.programs import STATUSES, ProgramKind
 
@@ -30,7 +30,7 @@ def add_parsers(commands) -> None:
     parser.add_argument("--code-field", metavar="NAME", help="with --input: the field holding the program")
     parser.add_argument("--chain", required=True, help="e.g. FUV, F+U+V2 or for2while,constunfold,varnorm2")
     parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--data-dir", metavar="DIR", help="benchmark folder (default: $DYNBENCH_DATA_DIR)")
+    add_data_dir(parser)
     parser.add_argument("--verify", action="store_true", help="run the equivalence check in the sandbox")
     parser.add_argument("--out", required=True, type=output_file, metavar="OUT.jsonl")
     parser.add_argument(

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from dynbench_tasks.cli.arguments import input_file, output_file
+from dynbench_tasks.cli.arguments import add_data_dir, input_file, output_file
 from dynbench_tasks.variants import NAMED_DYNAMIC
 
 
@@ -23,7 +23,7 @@ def add_parsers(commands) -> None:
                        "report how well the probe separates those problems from the rest")
     probe.add_argument("--held-out", type=int, metavar="N",
                        help="with --trained-on: probe those problems and N others drawn with --seed")
-    probe.add_argument("--data-dir", metavar="DIR")
+    add_data_dir(probe)
     probe.add_argument("--seed", type=int, default=0)
     probe.add_argument("--device", default="cpu")
     probe.add_argument("--batch-size", default="8")

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from dynbench_tasks.benchmarks import BENCHMARKS
-from dynbench_tasks.cli.arguments import names_from, output_file
+from dynbench_tasks.cli.arguments import add_data_dir, names_from, output_file
 
 
 def add_parsers(commands) -> None:
@@ -15,7 +15,7 @@ def add_parsers(commands) -> None:
         description="Mutates every benchmark with each single operator and prints how many programs change, "
         "the BLEU of mutants against originals and the token edit distance, beside the paper's numbers.",
     )
-    stats.add_argument("--data-dir", metavar="DIR")
+    add_data_dir(stats)
     stats.add_argument("--seed", type=int, default=0)
     stats.add_argument("--benchmarks", type=names_from(BENCHMARKS), default=",".join(BENCHMARKS),
                        help="comma-separated (default: all four)")

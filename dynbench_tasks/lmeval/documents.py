@@ -71,9 +71,11 @@ def _why_empty(settings: TaskSettings) -> str:
     return "none of the chosen problems can be judged"
 
 
-def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: str) -> tuple[datasets.Dataset, dict]:
-    """(documents to score, counts by status) for one task; computed once per process."""
-    fingerprint = settings.fingerprint(getattr(dataset, "_fingerprint", "") or str(len(dataset)))
+def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: str,
+                      source: str) -> tuple[datasets.Dataset, dict]:
+    """(documents to score, counts by status) for one task; computed once per process. ``source``
+    identifies the raw data (the sha256 of its file)."""
+    fingerprint = settings.fingerprint(source)
     key = (fingerprint, settings.scope, settings.ids)
     if key not in _prepared:
         spec = BENCHMARKS[settings.benchmark]

@@ -28,7 +28,7 @@ def check(benchmark: str, variant: str | None, metadata: dict[str, Any]) -> None
     settings = TaskSettings.from_metadata(merged)
     if BENCHMARKS[benchmark].needs_jdk:
         find_jdk()
-    records = load_raw(benchmark, settings.data_dir)
+    records = load_raw(benchmark, settings.data_dir, settings.data_source).dataset
     if settings.ids:
         check_ids(benchmark, settings.ids, records["id"])
 

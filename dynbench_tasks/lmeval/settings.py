@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -16,6 +15,8 @@ from mutators import ENGINE_VERSION, ChainError, parse_chain
 
 DEFAULT_SEED = 0
 SCOPES = ("mutated", "all")
+LOCAL, HUB = "local", "hub"  # data_source: a data folder or the bundled copy; the Hugging Face Hub
+DATA_SOURCES = (LOCAL, HUB)
 
 
 def check_ids(benchmark: str, ids: tuple[str, ...], known: list) -> None:
@@ -34,13 +35,14 @@ class TaskSettings:
     seed: int
     scope: str
     prompt: str
-    data_dir: str | None
+    data_dir: str | None  # None: the bundled copy
     options: tuple[tuple[str, Any], ...]
     verify: bool
     timeout: float
     ids: tuple[str, ...] = ()  # only these problems (the benchmark's own ids); empty: all
     repeats: int | None = None  # samples per problem; None: the task's own (5)
     temperature: float | None = None  # None: the task's own (0.2)
+    data_source: str = LOCAL
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any]) -> TaskSettings:
@@ -82,6 +84,12 @@ class TaskSettings:
         temperature = _number(metadata, "temperature", None, float, "a number") if "temperature" in metadata else None
         if temperature is not None and temperature < 0:
             raise SettingsError(f"metadata temperature must not be negative, got {temperature}")
+        data_source = metadata.get("data_source", LOCAL)
+        if data_source not in DATA_SOURCES:
+            raise SettingsError(f"data_source must be one of {', '.join(DATA_SOURCES)}, got {data_source!r}")
+        if data_source == HUB and spec.hub is None:
+            raise SettingsError(f"{benchmark} has no Hugging Face Hub copy that carries its tests; "
+                                f"use data_source {LOCAL!r} (the bundled copy or a data folder)")
         return cls(
             benchmark=benchmark,
             variant=variant,
@@ -89,18 +97,19 @@ class TaskSettings:
             seed=seed,
             scope=scope,
             prompt=prompt,
-            data_dir=metadata.get("data_dir") or os.environ.get("DYNBENCH_DATA_DIR") or None,
+            data_dir=metadata.get("data_dir") or None,
             options=chain.options if chain else (),
             verify=_flag(metadata.get("verify", True)),
             timeout=timeout,
             ids=_ids(metadata.get("ids")),
             repeats=repeats,
             temperature=temperature,
+            data_source=data_source,
         )
 
     def fingerprint(self, source: str) -> str:
         """Identity of the mutated documents: engine, chain, seed, options and the raw data."""
-        excluded = ("prompt", "timeout", "data_dir", "scope", "ids", "repeats", "temperature")
+        excluded = ("prompt", "timeout", "data_dir", "data_source", "scope", "ids", "repeats", "temperature")
         identity = {k: v for k, v in asdict(self).items() if k not in excluded}
         identity.update(engine=ENGINE_VERSION, source=source)
         return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]

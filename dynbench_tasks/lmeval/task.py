@@ -46,10 +46,11 @@ class DynamicTask(ConfigurableTask):
         super().__init__(config=config)
 
     def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs) -> None:
-        self.dataset = datasets.DatasetDict({"test": load_raw(self.settings.benchmark, self.settings.data_dir)})
+        self.raw = load_raw(self.settings.benchmark, self.settings.data_dir, self.settings.data_source)
+        self.dataset = datasets.DatasetDict({"test": self.raw.dataset})
 
     def _prepare(self, dataset: datasets.Dataset) -> datasets.Dataset:
-        documents, counts = prepare_documents(dataset, self.settings, self.config.task)
+        documents, counts = prepare_documents(dataset, self.settings, self.config.task, self.raw.sha256)
         self.config.metadata["dynbench"].update(counts=counts)
         return documents
 
