@@ -35,6 +35,7 @@ class MutationResult:
     engine_version: str = ENGINE_VERSION
     call_arguments: str | None = None  # the benchmark's call arguments, keywords renamed
     checked_inputs: int = 0  # inputs on which the equivalence check compared original and mutant
+    verified_inputs: int = 0  # of those, the ones on which the original itself ran cleanly (and right)
 
     def record(self) -> dict:
         """The ``mutation`` entry written beside each program."""
@@ -60,7 +61,9 @@ def _interface(kind: ProgramKind, entry_point: str | None, call: ast.Call | None
         return Interface()
     keywords = tuple(k.arg for k in call.keywords if k.arg is not None) if call else ()
     double_star = any(k.arg is None for k in call.keywords) if call else False
-    return Interface(external_calls=(ExternalCall(entry_point, keywords, double_star),))
+    read = frozenset(n.id for n in ast.walk(call) if isinstance(n, ast.Name) and n is not call.func) if call else ()
+    return Interface(external_calls=(ExternalCall(entry_point, keywords, double_star),),
+                     read_from_outside=frozenset(read))
 
 
 def _parse_call(entry_point: str, arguments: str) -> ast.Call:

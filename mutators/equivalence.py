@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from mutators.engine import MutationResult
 from mutators.execution import Sandbox
 from mutators.perturb import perturbed_inputs, render_arguments
-from mutators.programs import MUTATED, REJECTED, CallTests, Tests
+from mutators.programs import MUTATED, REJECTED, CallTests, StdinTests, Tests
 
 
 @dataclass
@@ -51,14 +51,15 @@ def _call_inputs(result: MutationResult, tests: CallTests, settings: CheckSettin
     return inputs
 
 
-def _compare_task(original: str, mutant: str, function: str, inputs, seconds: float) -> dict:
+def _compare_task(original: str, mutant: str, tests: CallTests, inputs, seconds: float) -> dict:
     budget = seconds * 4 * (len(inputs) + 1) + 5
     return {
         "kind": "compare_calls",
         "payload": {
+            "preamble": tests.preamble,
             "original": original,
             "mutant": mutant,
-            "function": function,
+            "function": tests.function,
             "inputs": [[o, m] for o, m, _ in inputs],
             "seconds": seconds,
         },
@@ -94,6 +95,7 @@ def _judge_calls(result: MutationResult, inputs, outcome: dict) -> None:
             _reject(result, f"differs on input ({original_text}): {entry['why']}")
             return
         result.checked_inputs += 1
+        result.verified_inputs += entry["original"] == "return"  # a call that fails verifies nothing
 
 
 def _script_outcome(outcome: dict) -> str:
@@ -102,8 +104,9 @@ def _script_outcome(outcome: dict) -> str:
     return outcome.get("status", "error")
 
 
-def _judge_scripts(result: MutationResult, stdins: Sequence[str], original_runs, mutant_runs) -> None:
-    for stdin, original, mutant in zip(stdins, original_runs, mutant_runs, strict=True):
+def _judge_scripts(result: MutationResult, tests: StdinTests, original_runs, mutant_runs) -> None:
+    expected = tests.expected if tests.expected is not None else [None] * len(tests.inputs)
+    for stdin, wanted, original, mutant in zip(tests.inputs, expected, original_runs, mutant_runs, strict=True):
         before, after = _script_outcome(original), _script_outcome(mutant)
         if before == "timeout":
             continue
@@ -118,6 +121,8 @@ def _judge_scripts(result: MutationResult, stdins: Sequence[str], original_runs,
             )
             return
         result.checked_inputs += 1
+        # A run verifies the mutant only where the original itself passes the benchmark's test.
+        result.verified_inputs += before == "exit:0" and (wanted is None or tests.matches(printed_before, wanted))
 
 
 @dataclass
@@ -134,7 +139,7 @@ class _ScriptPlan:
     """One mutant's stdin runs: the original's runs start at ``task``, the mutant's follow them."""
 
     result: MutationResult
-    stdins: list[str]
+    tests: StdinTests
     task: int
 
 
@@ -154,9 +159,9 @@ def check_equivalence(
         if isinstance(tests, CallTests):
             inputs = _call_inputs(result, tests, settings, code)
             plans.append(_CallPlan(result, inputs, len(tasks)))
-            tasks.append(_compare_task(code, result.code, tests.function, inputs, settings.seconds))
+            tasks.append(_compare_task(code, result.code, tests, inputs, settings.seconds))
         else:
-            plans.append(_ScriptPlan(result, tests.inputs, len(tasks)))
+            plans.append(_ScriptPlan(result, tests, len(tasks)))
             tasks.extend(_script_task(code, stdin, settings.seconds) for stdin in tests.inputs)
             tasks.extend(_script_task(result.code, stdin, settings.seconds * 3) for stdin in tests.inputs)
     outcomes = sandbox.run(tasks, progress=progress)
@@ -164,6 +169,6 @@ def check_equivalence(
         if isinstance(plan, _CallPlan):
             _judge_calls(plan.result, plan.inputs, outcomes[plan.task])
         else:
-            count, start = len(plan.stdins), plan.task
-            _judge_scripts(plan.result, plan.stdins, outcomes[start : start + count],
+            count, start = len(plan.tests.inputs), plan.task
+            _judge_scripts(plan.result, plan.tests, outcomes[start : start + count],
                            outcomes[start + count : start + 2 * count])

@@ -4,6 +4,7 @@ the benchmark registry can use it without loading libcst."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -25,16 +26,27 @@ STATUSES = (MUTATED, UNCHANGED, REJECTED, UNPARSEABLE)
 
 @dataclass
 class CallTests:
-    """Calls of ``function``; each argument text is spelled as the benchmark calls the original."""
+    """Calls of ``function``; each argument text is spelled as the benchmark calls the original.
+    ``preamble`` runs before the program, as the benchmark's own test runs it (its imports)."""
 
     function: str
     arguments: list[str]
     extra_inputs: int = 10
+    preamble: str = ""
+
+
+def same_trimmed(actual: str, expected: str) -> bool:
+    return actual.strip() == expected.strip()
 
 
 @dataclass
 class StdinTests:
+    """Runs of a stdin program: each input, and the output the benchmark expects for it (None: not
+    known), judged by ``matches`` (the benchmark's own comparison)."""
+
     inputs: list[str] = field(default_factory=list)
+    expected: list[str] | None = None
+    matches: Callable[[str, str], bool] = same_trimmed
 
 
 Tests = CallTests | StdinTests

@@ -139,11 +139,14 @@ class Interface:
     their names; a script or a benchmark function called only through ``external_calls`` has none.
     ``external_calls``: calls into the program whose keywords are known (CRUXEval's ``f(input)``).
     ``unknown_callers``: top-level functions may be called by anyone with any keyword.
+    ``read_from_outside``: module-level names the outside world reads (the names CRUXEval's input
+    refers to, as in ``f(thigh_o_two[:], 3)``), which keep their names.
     """
 
     module_names_public: bool = False
     external_calls: tuple[ExternalCall, ...] = ()
     unknown_callers: bool = False
+    read_from_outside: frozenset[str] = frozenset()
 
 
 class _Builder:
@@ -608,6 +611,8 @@ def _frozen_reason(variable: Variable, analysis: ScopeAnalysis, interface: Inter
         return "read by name (eval/exec/locals/vars/dir/globals) or printed by f\"{name=}\""
     if scope is analysis.module_scope and interface.module_names_public:
         return "module-level name visible to importers"
+    if scope is analysis.module_scope and name in interface.read_from_outside:
+        return "module-level name the benchmark's call reads"
     if scope is analysis.module_scope and name in BUILTIN_NAMES:
         # Global lookups fall back to builtins at run time: `input = input()` reads the builtin.
         return "module-level name that shadows a builtin"

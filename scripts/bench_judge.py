@@ -1,9 +1,11 @@
-"""Java judging throughput: dynbench's warm judge JVMs against the naive way (one javac and one java
-process per translation, per test), on the benchmarks' own reference translations, in one run.
+"""Java judging throughput: dynbench's judge (a warm compiler, then a fresh sandboxed JVM per program)
+against the naive way (one javac process per translation, then the same fresh JVM), on the
+benchmarks' own reference translations, in one run.
 
     python scripts/bench_judge.py [--benchmark transcoder] [--naive 20] [--skip ID,ID]
 
 The naive way is timed on the first --naive translations only (about one judgement per second).
+Reference values (TransCoder) are computed before the timed run and reported on their own.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from pathlib import Path
 
 from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
 from dynbench_tasks.benchmarks.translation import TranslationBenchmark
-from dynbench_tasks.judge.jdk import find_jdk
-from dynbench_tasks.judge.pool import COMPILED, RETURNED, THREW, TIMED_OUT, JavaJudge, JobResult, TestRun
+from dynbench_tasks.judge.jdk import find_jdk, judge_classes
+from dynbench_tasks.judge.pool import COMPILED, JavaJudge, JobResult
 
 
-def naive(benchmark: TranslationBenchmark, items: list[tuple[str, dict]], seconds: float) -> int:
-    """Judge each translation with a fresh javac and one fresh java per test; returns passes."""
-    java, javac = find_jdk()
+def naive(benchmark: TranslationBenchmark, items: list[tuple[str, dict]], seconds: float, judge) -> int:
+    """Judge each translation with a fresh javac, then as the judge runs it; returns passes."""
+    _, javac = find_jdk()
+    worker = judge.workers[0]
     passed = 0
     for index, (reply, doc) in enumerate(items):
         job = benchmark.build_job(reply, doc, str(index), int(seconds * 1000))
@@ -33,18 +36,12 @@ def naive(benchmark: TranslationBenchmark, items: list[tuple[str, dict]], second
                 Path(folder, path).parent.mkdir(parents=True, exist_ok=True)
                 Path(folder, path).write_text(text)
             sources = [str(Path(folder, path)) for path in job.sources]
-            if subprocess.run([javac, "-d", folder, *sources], capture_output=True).returncode != 0:
+            compiled = subprocess.run([javac, "-cp", str(judge_classes()), "-d", folder, *sources], capture_output=True)
+            if compiled.returncode != 0:
                 continue
-            runs = []
-            for stdin in job.tests:
-                try:
-                    done = subprocess.run([java, "-cp", folder, job.main_class], input=stdin, capture_output=True,
-                                          timeout=seconds)
-                    outcome = RETURNED if done.returncode == 0 else THREW
-                    runs.append(TestRun(outcome, done.returncode, "", done.stdout, 0))
-                except subprocess.TimeoutExpired:
-                    runs.append(TestRun(TIMED_OUT, 0, "", b"", int(seconds * 1000)))
-                    break
+            classes = {str(p.relative_to(folder).with_suffix("")).replace("/", "."): p.read_bytes()
+                       for p in Path(folder).rglob("*.class")}
+            runs = worker.execute(job, classes)
             passed += benchmark.verdict(JobResult(COMPILED, "", runs), doc) == "passed"
     return passed
 
@@ -62,20 +59,23 @@ def main() -> None:
     items = [(java, doc) for java, doc in benchmark.reference_items(load_benchmark(args.benchmark, args.data_dir))
              if doc["id"] not in skipped]
     with JavaJudge(workers=args.workers) as judge:
+        start = time.perf_counter()
         benchmark.judge_replies(items[:4], judge, 10_000)  # start the JVMs
+        benchmark.prepare(items, judge, 10_000)  # reference values, where the benchmark needs them
+        prepared = time.perf_counter() - start
         start = time.perf_counter()
         statuses = benchmark.judge_replies(items, judge, 10_000)
         ours = time.perf_counter() - start
-    start = time.perf_counter()
-    naive_passed = naive(benchmark, items[: args.naive], 10.0)
-    slow = time.perf_counter() - start
+        start = time.perf_counter()
+        naive_passed = naive(benchmark, items[: args.naive], 10.0, judge)
+        slow = time.perf_counter() - start
     ours_rate, naive_rate = len(items) / ours, args.naive / slow
     print(json.dumps({
         "benchmark": args.benchmark, "judgements": len(items), "passed": statuses.count("passed"),
         "seconds": round(ours, 2), "judgements_per_second": round(ours_rate, 1),
         "naive_judgements": args.naive, "naive_passed": naive_passed, "naive_seconds": round(slow, 2),
         "naive_judgements_per_second": round(naive_rate, 2), "speedup": round(ours_rate / naive_rate, 1),
-        "workers": args.workers, "skipped": sorted(skipped),
+        "workers": args.workers, "skipped": sorted(skipped), "preparation_seconds": round(prepared, 2),
     }))
 
 

@@ -1,21 +1,25 @@
-"""Scoring throughput: CRUXEval's reference answers checked by dynbench's sandbox and by lm-eval's
+"""Scoring throughput: CRUXEval's reference answers checked the way the tasks check them (parsed,
+evaluated in the sandbox, the value handed back as plain data and compared here) and by lm-eval's
 built-in cruxeval executor (one multiprocessing.Process per check), in one run.
 
     python scripts/bench_scoring.py [--repeats 5] [--builtin-checks 400]
 
-Each check asks whether an answer equals the reference output; the reference answers (800 times --repeats)
-all pass. The built-in executor runs ``code + assert f(input)==answer`` the way cruxeval_output does;
-it is timed on the first --builtin-checks of the same checks (it manages ~20 per second here).
+The reference answers (800 times --repeats) all pass. The built-in executor runs
+``code + assert f(input)==answer`` the way cruxeval_output does; it is timed on the first
+--builtin-checks of the same checks (it manages ~20 per second here).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import time
 
 from dynbench_tasks.benchmarks import load_benchmark
+from dynbench_tasks.benchmarks.cruxeval import parse_answer
+from dynbench_tasks.benchmarks.execution import sandbox_task, verdict
 from mutators.execution import Sandbox
 
 
@@ -27,17 +31,17 @@ def main() -> None:
     parser.add_argument("--data-dir")
     args = parser.parse_args()
     records = load_benchmark("cruxeval", args.data_dir) * args.repeats
-    tasks = [
-        {"kind": "compare_value", "payload": {"answer": r["output"], "reference": r["output"], "seconds": 3.0},
-         "limits": {"wall_seconds": 8, "cpu_seconds": 4, "memory_mb": 1024}}
-        for r in records
-    ]
     with Sandbox(workers=args.workers) as sandbox:
-        sandbox.run(tasks[:50])  # warm the workers
+        sandbox.run([sandbox_task(parse_answer(r["output"], "paper"), 3.0) for r in records[:50]])  # warm up
         start = time.perf_counter()
-        outcomes = sandbox.run(tasks)
+        checks = [parse_answer(r["output"], "paper") for r in records]
+        outcomes = sandbox.run([sandbox_task(check, 3.0) for check in checks])
+        statuses = [verdict(check, outcome, ast.literal_eval(r["output"]))[0]
+                    for check, outcome, r in zip(checks, outcomes, records, strict=True)]
         ours = time.perf_counter() - start
-    passed = sum(o.get("status") == "ok" and o["result"]["outcome"] == "passed" for o in outcomes)
+        isolation = sandbox.isolation.describe()
+    passed = statuses.count("passed")
+    tasks = checks
 
     from lm_eval.tasks.cruxeval.utils import check_correctness
 
@@ -50,7 +54,7 @@ def main() -> None:
         "checks": len(tasks), "passed": passed, "seconds": round(ours, 2), "checks_per_second": round(ours_rate, 1),
         "builtin_checks": len(subset), "builtin_passed": builtin_passed, "builtin_seconds": round(builtin, 2),
         "builtin_checks_per_second": round(builtin_rate, 1), "speedup": round(ours_rate / builtin_rate, 1),
-        "workers": args.workers,
+        "workers": args.workers, "isolation": isolation,
     }))
 
 

@@ -1,6 +1,9 @@
+import math
+
 import pytest
 
-from dynbench_tasks.benchmarks.cruxeval import extract_answer
+from dynbench_tasks.benchmarks.cruxeval import parse_answer
+from dynbench_tasks.benchmarks.execution import Check, chain_holds, sandbox_task, verdict
 from dynbench_tasks.scoring import pass_at_k
 
 
@@ -20,10 +23,60 @@ from dynbench_tasks.scoring import pass_at_k
         ("\nassert f(17) == 17\n", "harness", "17", ""),
         ("\nassert f('x9j') == 'x9ja'\n[/ANSWER]", "harness", "'x9ja'", ""),
         ("[ANSWER]\nassert f(1) == f(1)\n[/ANSWER]", "harness", "f(1)", "calls_f"),
+        ("('ab'\n 'cd')\nThat is the output.", "paper", "('ab'\n 'cd')", ""),
+        ("(1 +\n 2)", "paper", "(1 +\n 2)", ""),
+        ("1" + "+1" * 3000, "paper", "1" + "+1" * 3000, "unparseable"),
+        ("[" * 100_000, "paper", "[" * 200, "unparseable"),
     ],
 )
 def test_extraction_keeps_quotes_and_rejects_calls_to_f(generation, prompt, answer, status):
-    assert extract_answer(generation, prompt) == (answer, status)
+    check = parse_answer(generation, prompt)
+    assert (check.answer, check.status) == (answer, status)
+
+
+@pytest.mark.parametrize(
+    "answer, expressions, links",
+    [
+        ("0 == 1", ["(0)", "(1)"], ["=="]),  # assert f(x) == 0 == 1: a chain that never holds
+        ("(0 == 1)", ["(0 == 1)"], []),  # parenthesised, it is one value
+        ("1 or 2", ["(1 or 2)"], []),  # the value 1, not an `or` that passes any assertion
+        ("1, 2", ["(1, 2)"], []),
+        ("('ab'\n 'cd')", ["('ab'\n 'cd')"], []),
+        ("3 < 4 in [4]", ["(3)", "(4)", "([4])"], ["<", "in"]),
+    ],
+)
+def test_answers_are_read_as_the_right_side_of_the_assertion(answer, expressions, links):
+    check = parse_answer(answer, "paper")
+    assert (check.expressions, check.links) == (expressions, links)
+
+
+def test_the_chain_is_judged_outside_like_python_would():
+    assert chain_holds(3, [3], []) and not chain_holds(3, [4], [])
+    assert not chain_holds(False, [0, 1], ["=="]) and chain_holds(3, [3, 4, [4]], ["<", "in"])
+    assert chain_holds([1, 2], [[1, 2]], []) and not chain_holds((1, 2), [[1, 2]], [])
+    assert chain_holds(True, [1], []) and not chain_holds(math.nan, [math.nan], [])
+
+
+def _outcome(values):
+    return {"status": "ok", "result": {"outcome": "values", "values": values}}
+
+
+def test_verdicts_trust_nothing_the_sandbox_says():
+    one = Check("x", expressions=["(x)"])
+    assert verdict(one, _outcome([["int", "3"]]), 3) == ("passed", "")
+    assert verdict(one, _outcome([["int", "4"]]), 3) == ("wrong", "")
+    assert verdict(one, _outcome([["int", "3"], ["int", "3"]]), 3) == ("error", "sandbox")  # too many values
+    assert verdict(one, _outcome([["int", "3x"]]), 3) == ("error", "undecodable")
+    assert verdict(one, _outcome("passed"), 3) == ("error", "sandbox")
+    assert verdict(one, {"status": "ok", "result": {"outcome": "passed"}}, 3) == ("error", "sandbox")
+    assert verdict(one, {"status": "ok", "result": {"outcome": "raise", "exception": "root:x:0:0:/root"}}, 3) == (
+        "error", "exception")  # only a built-in exception's name reaches the logs
+    assert verdict(one, {"status": "ok", "result": {"outcome": "raise", "exception": "KeyError"}}, 3) == (
+        "error", "KeyError")
+    assert verdict(one, {"status": "timeout"}, 3) == ("timeout", "")
+    assert verdict(one, {"status": "died", "error": "SIGKILL"}, 3) == ("error", "sandbox")
+    assert verdict(one, {"status": "ok", "result": {"outcome": "not_plain", "why": "not plain data"}}, 3) == (
+        "wrong", "not plain data")
 
 
 def test_pass_at_k_is_the_unbiased_estimator():
@@ -34,15 +87,15 @@ def test_pass_at_k_is_the_unbiased_estimator():
     assert pass_at_k(3, 1, 5) == 1.0  # fewer samples than k: pass@n
 
 
-def test_sandbox_value_checks(sandbox):
-    def check(answer, reference="[1, 2]", seconds=1.0):
-        task = {"kind": "compare_value", "payload": {"answer": answer, "reference": reference, "seconds": seconds},
-                "limits": {"wall_seconds": seconds + 3, "cpu_seconds": 2, "memory_mb": 512}}
-        result = sandbox.run([task])[0]
-        return result["result"]["outcome"] if result["status"] == "ok" else result["status"]
+def test_values_come_back_as_plain_data_and_are_judged_here(sandbox):
+    def check(answer, reference=(1, 2), seconds=1.0):
+        parsed = parse_answer(answer, "paper")
+        return verdict(parsed, sandbox.run([sandbox_task(parsed, seconds)])[0], reference)[0]
 
-    assert check("[1, 2]") == "passed" and check("[1] + [2]") == "passed"
-    assert check("[2, 1]") == "wrong" and check("undefined_name") == "error"
+    assert check("(1, 2)") == "passed" and check("(1,) + (2,)") == "passed"
+    assert check("[1, 2]") == "wrong" and check("undefined_name") == "error"
     assert check("'x' * 10 ** 10") == "error"
     assert check("sum(iter(int, 1))", seconds=0.3) == "timeout"
-    assert check("1 == 1.0", reference="True") == "passed"
+    assert check("1 == 2", reference=False) == "wrong"  # assert f(x) == 1 == 2 never holds
+    assert check("type('A', (), {'__eq__': lambda s, o: True})()") == "wrong"
+    assert check("float('nan')", reference=math.nan) == "wrong"  # as Python's own assert would judge

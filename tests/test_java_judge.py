@@ -37,9 +37,18 @@ HARNESS = dedent("""
     //TOFILL
     public static void main(String args[]) {
         int n_success = 0;
-        int[] params = {1, 5, -3};
-        for (int p : params) if (f_filled(p) == f_gold(p)) n_success += 1;
-        System.out.println("#Results:" + n_success + ", " + params.length);
+        List<Integer> param0 = new ArrayList<>();
+        param0.add(1);
+        param0.add(5);
+        param0.add(-3);
+        for(int i = 0; i < param0.size(); ++i)
+        {
+            if(f_filled(param0.get(i)) == f_gold(param0.get(i)))
+            {
+                n_success+=1;
+            }
+        }
+        System.out.println("#Results:" + n_success + ", " + param0.size());
     }
     }
 """)
@@ -158,14 +167,17 @@ def test_judge_jvms_run_unprivileged_and_leave_nothing_behind(judge, tmp_path):
     import tempfile
 
     before = {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-java-")}
-    probe = "public class P { public static void main(String[] a) { System.out.println(System.getProperty(\"user.name\") + \" \" + new java.io.File(\".\").getAbsolutePath()); } }"
+    probe = ("public class P { public static void main(String[] a) throws Exception { String uid = java.nio.file.Files"
+             ".readAllLines(java.nio.file.Path.of(\"/proc/self/status\")).stream().filter(l -> l.startsWith(\"Uid:\"))"
+             ".findFirst().get().split(\"\\\\s+\")[1]; System.out.println(uid + \" \" + new java.io.File(\".\")"
+             ".getAbsolutePath()); } }")
     with JavaJudge(workers=1) as fresh:
         statuses = BENCHMARKS["codenet"].judge_replies([(probe, stdin_doc(("", "x\n")))], fresh, 2000)
         job = program_job(probe, "0", [b""], 2000)
         output = fresh.run([job])[0].runs[0].stdout.decode()
     assert statuses == ["wrong_output"]
-    user, folder = output.split()
-    assert (user == "nobody") == (os.getuid() == 0)
+    uid, folder = output.split()
+    assert uid == ("65534" if os.getuid() == 0 else str(os.getuid()))
     assert folder.startswith(tempfile.gettempdir())
     after = {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-java-")}
     assert after <= before

@@ -15,14 +15,13 @@ forked child per check. An empty or unparseable answer is a failed sample, never
 from __future__ import annotations
 
 import ast
-import json
-import sys
 from collections.abc import Mapping
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from dynbench_tasks.benchmarks.base import Benchmark, Program
+from dynbench_tasks.benchmarks.execution import Check, score_checks
 from mutators.programs import CallTests, ProgramKind
 
 if TYPE_CHECKING:
@@ -72,98 +71,127 @@ def _task_config(settings: TaskSettings) -> dict[str, Any]:
     }
 
 
-# ---------------------------------------------------------------------------------- extraction
+# ---------------------------------------------------------------------------------- answers
+_CALL = "__dynbench_call__"  # stands for ``f(<input>)`` when an answer is read as the assertion's right side
+_PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
+_LINES_TRIED = 20
+
+
 def _calls_f(node: ast.AST) -> bool:
     return any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "f" for n in ast.walk(node)
     )
 
 
-def _answer_of_statement(text: str) -> ast.expr | None:
-    """The answer in ``assert f(x) == Y`` (or ``f(x) == Y``, or a bare ``Y``) as its first statement."""
+def _after(source: str, node: ast.AST, end: ast.AST) -> str:
+    """The text of ``source`` from the end of ``node`` to the end of ``end`` (ast offsets are UTF-8 bytes)."""
+    lines = source.splitlines(keepends=True)
+    encoded = [line.encode("utf-8") for line in lines]
+    start_line, start_col = node.end_lineno - 1, node.end_col_offset
+    stop_line, stop_col = end.end_lineno - 1, end.end_col_offset
+    if start_line == stop_line:
+        return encoded[start_line][start_col:stop_col].decode("utf-8")
+    parts = [encoded[start_line][start_col:], *encoded[start_line + 1:stop_line], encoded[stop_line][:stop_col]]
+    return b"".join(parts).decode("utf-8")
+
+
+def _right_side(candidate: str) -> str | None:
+    """What the answer says ``f(<input>)`` equals: the text after ``f(...) ==`` of an (asserted)
+    comparison, or the whole candidate when it is an expression of its own; None if it is neither."""
     try:
-        body = ast.parse(text).body
-    except (SyntaxError, ValueError):
+        tree = ast.parse(candidate)
+    except _PARSE_FAILURES:
         return None
-    if not body:
+    if not tree.body:
         return None
-    first = body[0]
+    first = tree.body[0]
     test = first.test if isinstance(first, ast.Assert) else first.value if isinstance(first, ast.Expr) else None
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Eq)
-        and _calls_f(test.left)
-    ):
-        return test.comparators[0]
-    return test if isinstance(first, ast.Expr) else None
+    if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq) and _calls_f(test.left):
+        tail = _after(candidate, test.left, test).strip()
+        return tail.removeprefix("==").strip()
+    if len(tree.body) == 1 and isinstance(first, ast.Expr):
+        return candidate.strip()
+    if isinstance(first, ast.Expr):  # the first statement only: the model went on after its answer
+        return ast.get_source_segment(candidate, first).strip()
+    return None
+
+
+def _operands(answer: str) -> tuple[list[str], list[str]] | None:
+    """Read ``answer`` as Python reads ``assert f(<input>) == <answer>``: a comparison chain extends
+    the assertion (``0 == 1`` never holds); anything else is one value (``1 or 2`` is the value 1,
+    not an ``or`` that would pass any assertion). (expressions, links), or None if it is no expression."""
+    try:
+        whole = ast.parse(f"({answer})", mode="eval").body
+    except _PARSE_FAILURES:
+        return None
+    if _calls_f(whole):
+        return [], []
+    try:
+        chain = ast.parse(f"{_CALL} == {answer}", mode="eval").body
+    except _PARSE_FAILURES:
+        chain = None
+    if isinstance(chain, ast.Compare) and isinstance(chain.left, ast.Name) and chain.left.id == _CALL:
+        source = f"{_CALL} == {answer}"
+        operands = [f"({ast.get_source_segment(source, node)})" for node in chain.comparators]
+        links = [_LINK_SPELLING[type(op)] for op in chain.ops[1:]]
+        return operands, links
+    return [f"({answer})"], []
+
+
+_LINK_SPELLING = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+                  ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
 
 
 def _strip_fences(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.strip().startswith("```"))
 
 
-def extract_answer(generation: str, prompt: str) -> tuple[str, str]:
-    """(answer expression, status); status is "" when there is an answer to check."""
+def parse_answer(generation: str, prompt: str) -> Check:
+    """What one generation answers, and what must run to check it. Never raises."""
     text = generation
     if prompt == "harness":
         text = text.split("[ANSWER]", 1)[-1].split("[/ANSWER]", 1)[0]
     text = _strip_fences(text.split("# done", 1)[0]).strip()
     if not text:
-        return "", "empty"
+        return Check("", "empty")
     if len(text) > MAX_ANSWER_CHARS:
-        return text[:200], "unparseable"
-    for candidate in (text, text.splitlines()[0].strip()):
-        candidate = candidate.removesuffix(",").strip()
-        try:
-            node: ast.expr | None = ast.parse(candidate, mode="eval").body
-            if isinstance(node, ast.Compare) and _calls_f(node.left) and isinstance(node.ops[0], ast.Eq):
-                node = node.comparators[0]
-        except (SyntaxError, ValueError):
-            node = _answer_of_statement(candidate)
-        if node is not None:
-            answer = ast.get_source_segment(candidate, node) or ast.unparse(node)
-            return answer, "calls_f" if _calls_f(node) else ""
-    return text, "unparseable"
+        return Check(text[:200], "unparseable")
+    lines = text.splitlines()
+    # The whole text, else its longest run of first lines that is Python: the model may go on talking.
+    candidates = [text, *("\n".join(lines[:count]) for count in range(min(len(lines) - 1, _LINES_TRIED), 0, -1))]
+    for candidate in candidates:
+        answer = _right_side(candidate.strip().removesuffix(",").strip())
+        if not answer:
+            continue
+        answer = answer.removesuffix(",").strip()
+        read = _operands(answer)
+        if read is None:
+            continue
+        expressions, links = read
+        if not expressions:
+            return Check(answer, "calls_f")
+        return Check(answer, expressions=expressions, links=links)
+    return Check(text, "unparseable")
 
 
 # ---------------------------------------------------------------------------------- scoring
+def _reference(doc: dict) -> Any:
+    """The expected output as a value (every CRUXEval output is a Python literal)."""
+    return ast.literal_eval(doc["output"])
+
+
 def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
-    """lm-eval filter: every sample of every document, checked in the sandbox in one batch. Each
-    sample becomes a JSON object (answer, status), which lm-eval keeps in the logged samples."""
-    from tqdm import tqdm
-
-    from dynbench_tasks.lmeval.runtime import shared_sandbox
-
-    scored: list[list[dict]] = []
-    tasks, where = [], []
-    for doc_index, (samples, doc) in enumerate(zip(resps, docs, strict=True)):
+    """lm-eval filter: every sample of every document checked in the sandbox, judged here."""
+    checks = []
+    for samples in resps:
         row = []
-        for sample_index, generation in enumerate(samples):
-            answer, status = extract_answer(generation or "", settings.prompt)
-            row.append({"answer": answer, "status": status})
-            if not status:
-                where.append((doc_index, sample_index))
-                tasks.append({
-                    "kind": "compare_value",
-                    "payload": {"answer": answer, "reference": doc["output"], "seconds": settings.timeout},
-                    "limits": {"wall_seconds": settings.timeout + 5, "cpu_seconds": int(settings.timeout) + 1,
-                               "memory_mb": 1024},
-                })
-        scored.append(row)
-    label = f"cruxeval_{settings.variant}"
-    with tqdm(total=len(tasks), desc=f"{label}: scoring", unit="check", disable=None, file=sys.stderr) as bar:
-        outcomes = shared_sandbox().run(tasks, progress=bar.update) if tasks else []
-    for (doc_index, sample_index), outcome in zip(where, outcomes, strict=True):
-        sample = scored[doc_index][sample_index]
-        if outcome.get("status") == "ok":
-            result = outcome["result"]
-            sample["status"] = result["outcome"] if result["outcome"] in SAMPLE_STATUSES else "error"
-            if "detail" in result:
-                sample["detail"] = result["detail"]
-        else:
-            sample["status"] = "timeout" if outcome.get("status") == "timeout" else "error"
-    return [[json.dumps(sample, ensure_ascii=False) for sample in row] for row in scored]
+        for generation in samples:
+            try:
+                row.append(parse_answer(generation if isinstance(generation, str) else "", settings.prompt))
+            except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
+                row.append(Check("", "unparseable"))
+        checks.append(row)
+    return score_checks(checks, [_reference(doc) for doc in docs], settings.timeout, f"cruxeval_{settings.variant}")
 
 
 class CruxEval(Benchmark):

@@ -85,6 +85,13 @@ def read_data_file(filename: str, data_dir: str | None = None) -> DataFile:
     return DataFile(data.decode("utf-8"), str(folder), path, hashlib.sha256(data).hexdigest())
 
 
+def data_locations() -> list[str]:
+    """Folders that hold benchmark data or caches of it: no sandboxed process may see them."""
+    home = Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface"))
+    candidates = [BUNDLED, os.environ.get(DATA_DIR_VARIABLE), home, os.environ.get("HF_DATASETS_CACHE")]
+    return [str(Path(c).expanduser()) for c in candidates if c]
+
+
 def parse_records(text: str, where: str, required: tuple[str, ...] = ()) -> list[dict]:
     """The JSON Lines in ``text``, each a JSON object holding the ``required`` fields."""
     records = []

@@ -1,13 +1,24 @@
-"""TransCoder (GeeksforGeeks, cleaned, Python → Java): one function per problem, judged in the
-benchmark's Java harness. The method named like the Python entry point (else the single static
-method) becomes ``f_filled`` and goes, with its helper methods and imports, into the harness at
-``//TOFILL``; the harness must end printing ``#Results: n, n``."""
+"""TransCoder (GeeksforGeeks, cleaned, Python → Java): one function per problem, judged on the
+parameter sets of the benchmark's Java harness.
+
+The method named like the Python entry point (else the single static method) becomes ``f_filled``
+and goes, with its helper methods and imports, into the harness at ``//TOFILL``. The harness the
+model's code runs in is rewritten first: its reference ``f_gold`` is removed and its loop, instead of
+counting matches and printing ``#Results``, reports the value of each ``f_filled`` call (or, where the
+harness compares arrays changed in place, each argument after the call) through ``dynbench.Record``.
+The same harness with ``f_gold`` itself as ``f_filled`` gives the reference values, once, in trusted
+runs; the two lists are compared here as the harness compared them (exactly, or with its relative
+tolerance of 0.001 for floating-point results). A program that prints its own verdict, calls
+``f_gold`` or exits early therefore earns nothing."""
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar
 
 from dynbench_tasks.benchmarks.base import Program
@@ -19,7 +30,8 @@ if TYPE_CHECKING:
     from dynbench_tasks.judge.pool import JavaJob, JobResult
     from mutators.engine import MutationResult
 
-_RESULTS = re.compile(r"#Results:\s*(\d+)\s*,\s*(\d+)")
+_LOOP = re.compile(r"for\s*\(\s*int\s+i\s*=\s*0\s*;\s*i\s*<\s*param0\.size\(\)\s*;\s*\+\+i\s*\)\s*\{")
+VALUE, TOLERANCE, IN_PLACE = "value", "tolerance", "in_place"
 
 
 def entry_point(code: str) -> str | None:
@@ -29,6 +41,15 @@ def entry_point(code: str) -> str | None:
     except SyntaxError:
         return None
     return names[-1] if names else None
+
+
+def harness_imports(python_harness: str | None) -> str:
+    """The import statements of the Python harness: the program runs after them there."""
+    try:
+        module = ast.parse(python_harness or "")
+    except SyntaxError:
+        return ""
+    return "\n".join(ast.unparse(node) for node in module.body if isinstance(node, (ast.Import, ast.ImportFrom)))
 
 
 def harness_parameters(python_harness: str | None) -> list[str]:
@@ -64,11 +85,108 @@ def _candidate_methods(code: str, tokens: list[js.Token]) -> list[js.Declaration
     return found
 
 
-def function_job(reply: str, key: str, entry: str, harness: str, time_limit_ms: int) -> JavaJob | None:
-    """A TransCoder function: renamed f_filled and put into the harness with its helpers."""
+class HarnessError(ValueError):
+    """A Java harness whose shape the rewrite does not know."""
+
+
+@dataclass(frozen=True)
+class JudgedHarness:
+    """A harness rewritten to report values (``//TOFILL`` still in it) and how to compare them."""
+
+    source: str
+    comparison: str  # VALUE, TOLERANCE or IN_PLACE
+    threshold: float  # TOLERANCE: the harness's bound on the relative difference
+    main_class: str
+    reference_block: str  # the harness's own f_gold, renamed f_filled
+
+
+def _matching(tokens: list, index: int) -> int:
+    depth = 0
+    for position in range(index, len(tokens)):
+        depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(tokens[position].text, 0)
+        if depth == 0:
+            return position
+    raise HarnessError("unbalanced brackets")
+
+
+def _top_level_arguments(text: str) -> list[str]:
     from dynbench_tasks.judge import java_source as js
+
+    parts, depth, start = [], 0, 0
+    for token in js.tokenize(text):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(token.text, 0)
+        if token.text == "," and depth == 0:
+            parts.append(text[start:token.start].strip())
+            start = token.end
+    parts.append(text[start:].strip())
+    return [part for part in parts if part]
+
+
+@lru_cache(maxsize=1024)
+def judged_harness(harness: str) -> JudgedHarness:
+    from dynbench_tasks.judge import java_source as js
+
+    tokens = js.tokenize(harness)
+    main = next(t for t in js.type_declarations(harness, tokens) if js.has_main(harness, t, tokens))
+    first, last = js.body_range(main, tokens)
+    gold = next((m for m in js.methods(harness, first, last, tokens) if m.name == "f_gold"), None)
+    if gold is None:
+        raise HarnessError("no f_gold")
+    for loop in _LOOP.finditer(harness):  # the loop that calls f_filled (some harnesses prepare data first)
+        opening = next(i for i, t in enumerate(tokens) if t.start == loop.end() - 1)
+        closing = _matching(tokens, opening)
+        body = harness[tokens[opening].end:tokens[closing].start]
+        body_tokens = js.tokenize(body)
+        call = next((i for i, t in enumerate(body_tokens[:-1])
+                     if t.text == "f_filled" and body_tokens[i + 1].text == "("), None)
+        if call is not None:
+            break
+    else:
+        raise HarnessError("no loop over param0 calls f_filled")
+    end = _matching(body_tokens, call + 1)
+    arguments = body[body_tokens[call + 1].end:body_tokens[end].start]
+    if "filled_function_param" in body:
+        comparison, report = IN_PLACE, [f"f_filled({arguments});"] + [
+            f"dynbench.Record.value({argument});" for argument in _top_level_arguments(arguments)]
+    else:
+        comparison = TOLERANCE if "Math.abs(1 - (0.0000001" in body else VALUE
+        report = [f"dynbench.Record.value(f_filled({arguments}));"]
+    threshold = 0.0010000000474974513 if "< 0.001F" in body else 0.001  # the float literal, widened
+    loop_body = "\n        " + " ".join(report) + "\n    "
+    replaced = js.rewrite(harness, [(gold.start, gold.end, ""),
+                                    (tokens[opening].end, tokens[closing].start, loop_body)])
+    gold_text = harness[gold.start:gold.end]
+    gold_tokens = js.tokenize(gold_text)
+    reference = js.rewrite(gold_text, js.call_renames(gold_tokens, "f_gold", "f_filled"))
+    return JudgedHarness(replaced, comparison, threshold, main.name, reference)
+
+
+def _methods_block(code: str, tokens: list, methods: list) -> str:
+    from dynbench_tasks.judge import java_source as js
+
+    members = []
+    for method in methods:
+        text = code[method.start:method.end]
+        header = text.split("(")[0].split()
+        members.append(text if "static" in header else "static " + text)
+    block = "\n\n".join(members)
+    block_tokens = js.tokenize(block)
+    return js.rewrite(block, js.exit_redirections(block_tokens))
+
+
+def _harness_job(block: str, imports: list[str], key: str, harness: JudgedHarness, time_limit_ms: int) -> JavaJob:
     from dynbench_tasks.judge.jobs import job_package
     from dynbench_tasks.judge.pool import JavaJob
+
+    package = job_package(key)
+    source = f"package {package};\n" + "\n".join(imports) + "\n" + harness.source.replace("//TOFILL", block, 1)
+    path = f"{package.replace('.', '/')}/{harness.main_class}.java"
+    return JavaJob(package, f"{package}.{harness.main_class}", {path: source}, [b""], time_limit_ms)
+
+
+def function_job(reply: str, key: str, entry: str, harness: str, time_limit_ms: int) -> JavaJob | None:
+    """A TransCoder function: renamed f_filled and put into the judged harness with its helpers."""
+    from dynbench_tasks.judge import java_source as js
 
     code = js.code_in_reply(reply)
     if code is None:
@@ -81,36 +199,56 @@ def function_job(reply: str, key: str, entry: str, harness: str, time_limit_ms: 
         target = static[0] if len(static) == 1 else methods[0] if len(methods) == 1 else None
     if target is None:
         return None
-    members = []
-    for method in methods:
-        text = code[method.start:method.end]
-        header = text.split("(")[0].split()
-        members.append(text if "static" in header else "static " + text)
-    block = "\n\n".join(members)
-    block_tokens = js.tokenize(block)
-    renames = js.call_renames(block_tokens, target.name, "f_filled")
-    block = js.rewrite(block, renames + js.exit_redirections(block_tokens))
+    block = _methods_block(code, tokens, methods)
+    block = js.rewrite(block, js.call_renames(js.tokenize(block), target.name, "f_filled"))
     imports, _ = js.imports_and_package(code, tokens)
-    package = job_package(key)
-    source = f"package {package};\n" + "\n".join(imports) + "\n" + harness.replace("//TOFILL", block, 1)
-    harness_tokens = js.tokenize(harness)
-    main = next(t for t in js.type_declarations(harness, harness_tokens) if js.has_main(harness, t, harness_tokens))
-    path = f"{package.replace('.', '/')}/{main.name}.java"
-    return JavaJob(package, f"{package}.{main.name}", {path: source}, [b""], time_limit_ms)
+    return _harness_job(block, imports, key, judged_harness(harness), time_limit_ms)
 
 
-def harness_verdict(result: JobResult) -> str:
-    from dynbench_tasks.judge.pool import COMPILE_ERROR, THREW, TIMED_OUT
+def reference_job(harness: str, key: str, time_limit_ms: int) -> JavaJob:
+    """The judged harness run on its own f_gold: the values every answer must match."""
+    judged = judged_harness(harness)
+    return _harness_job(judged.reference_block, [], key, judged, time_limit_ms)
+
+
+def _number(record: str) -> float | None:
+    kind, _, text = record.partition(":")
+    if kind in ("i", "c"):
+        return float(int(text))
+    if kind == "d":
+        return float(text)
+    return None
+
+
+def same_record(actual: str, expected: str, comparison: str, threshold: float) -> bool:
+    """One reported value against the reference's, as the harness compared them (Java's numeric
+    promotion for numbers; its relative tolerance where it used one)."""
+    a, e = _number(actual), _number(expected)
+    if a is None or e is None:
+        return actual == expected
+    if comparison == TOLERANCE:
+        return abs(1 - (0.0000001 + abs(e)) / (abs(a) + 0.0000001)) < threshold
+    return a == e
+
+
+def records_verdict(result: JobResult, reference: list[str] | None, harness: JudgedHarness) -> str:
+    from dynbench_tasks.judge.pool import COMPILE_ERROR, RETURNED, TIMED_OUT
 
     if result.status == COMPILE_ERROR:
         return "compile_error"
     run = result.runs[0] if result.runs else None
     if run is None or run.outcome == TIMED_OUT:
         return "timeout"
-    reported = _RESULTS.findall(run.stdout.decode("utf-8", "replace"))
-    if reported and reported[-1][0] == reported[-1][1]:
-        return "passed"
-    return "runtime_error" if run.outcome == THREW or not reported else "wrong_output"
+    if reference is None:
+        return "error"
+    if run.outcome != RETURNED or len(run.records) != len(reference):
+        return "runtime_error" if run.outcome != RETURNED else "wrong_output"
+    try:
+        same = all(same_record(a, e, harness.comparison, harness.threshold)
+                   for a, e in zip(run.records, reference, strict=True))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        same = False
+    return "passed" if same else "wrong_output"
 
 
 class TransCoder(TranslationBenchmark):
@@ -125,7 +263,8 @@ class TransCoder(TranslationBenchmark):
 
     def program(self, record: dict) -> Program:
         entry = entry_point(record["python"])
-        tests = CallTests(entry, harness_parameters(record.get("python_harness"))) if entry else None
+        harness = record.get("python_harness")
+        tests = CallTests(entry, harness_parameters(harness), preamble=harness_imports(harness)) if entry else None
         return Program(record["python"], ProgramKind.FUNCTION, entry, None, tests)
 
     def judgeable(self, record: dict) -> bool:
@@ -140,8 +279,25 @@ class TransCoder(TranslationBenchmark):
     def build_job(self, reply: str, doc: dict, key: str, time_limit_ms: int) -> JavaJob | None:
         return function_job(reply, key, doc["entry_point"], doc["java_harness"], time_limit_ms)
 
+    def prepare(self, items: list[tuple[str, dict]], judge, time_limit_ms: int) -> None:
+        """The reference values of every harness not seen yet: its own f_gold, run once."""
+        missing = list({doc["java_harness"]: None for _, doc in items if _key(doc["java_harness"]) not in _REFERENCES})
+        if missing:
+            jobs = [reference_job(harness, f"r{index}", max(time_limit_ms, 10_000)) for index, harness in
+                    enumerate(missing)]
+            for harness, result in zip(missing, judge.run(jobs), strict=True):
+                run = result.runs[0] if result.runs else None
+                ok = result.status == 0 and run is not None and run.outcome == 0
+                _REFERENCES[_key(harness)] = run.records if ok else None
+
     def verdict(self, result: JobResult, doc: dict) -> str:
-        return harness_verdict(result)
+        harness = doc["java_harness"]
+        return records_verdict(result, _REFERENCES.get(_key(harness)), judged_harness(harness))
 
 
+def _key(harness: str) -> str:
+    return hashlib.sha256(harness.encode("utf-8")).hexdigest()
+
+
+_REFERENCES: dict[str, list[str] | None] = {}  # harness digest -> the values f_gold reports (None: it failed)
 TRANSCODER = TransCoder()

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 PAPER_INSTRUCTION = (
     "You are a code translation expert. Translate the Python code below to Java. Do NOT output any extra information."
 )
-SAMPLE_STATUSES = ("passed", "wrong_output", "runtime_error", "compile_error", "timeout", "no_code")
+# "error": the judge itself could not judge the sample (a reference that did not run).
+SAMPLE_STATUSES = ("passed", "wrong_output", "runtime_error", "compile_error", "timeout", "no_code", "error")
 
 
 def prompt(doc: dict) -> str:
@@ -62,8 +63,12 @@ class TranslationBenchmark(Benchmark):
     def verdict(self, result: JobResult, doc: dict) -> str:
         raise NotImplementedError
 
+    def prepare(self, items: list[tuple[str, dict]], judge, time_limit_ms: int) -> None:
+        """Whatever judging these documents needs computed first, in trusted runs (once per process)."""
+
     def judge_replies(self, items: list[tuple[str, dict]], judge, time_limit_ms: int, progress=None) -> list[str]:
         """A status for every (reply, document): extraction, one batched judge run, verdicts."""
+        self.prepare(items, judge, time_limit_ms)
         statuses: list[str | None] = []
         jobs, where = [], []
         for index, (reply, doc) in enumerate(items):
@@ -129,7 +134,9 @@ class StdinTranslation(TranslationBenchmark):
     numeric_outputs: ClassVar[bool] = False  # Code Lingua's numeric normalisation of single numbers
 
     def program(self, record: dict) -> Program:
-        return Program(record["python"], ProgramKind.SCRIPT, tests=StdinTests([t["input"] for t in record["tests"]]))
+        tests = StdinTests([t["input"] for t in record["tests"]], [t["output"] for t in record["tests"]],
+                           partial(same_output, numeric=self.numeric_outputs))
+        return Program(record["python"], ProgramKind.SCRIPT, tests=tests)
 
     def build_job(self, reply: str, doc: dict, key: str, time_limit_ms: int) -> JavaJob | None:
         from dynbench_tasks.judge.jobs import program_job

@@ -13,7 +13,7 @@ from pathlib import Path
 from dynbench_tasks.benchmarks import BENCHMARKS, Program, load_benchmark, read_jsonl
 from dynbench_tasks.cli.arguments import add_data_dir, output_file, positive_int
 from dynbench_tasks.errors import DataError, UsageError
-from mutators.programs import STATUSES, ProgramKind
+from mutators.programs import MUTATED, STATUSES, ProgramKind
 
 
 def add_parsers(commands) -> None:
@@ -100,11 +100,12 @@ def run(args: argparse.Namespace) -> int:
 def _verify(args, programs: list[Program], results) -> None:
     from tqdm import tqdm
 
+    from dynbench_tasks.benchmarks.records import data_locations
     from mutators.equivalence import CheckSettings, check_equivalence
     from mutators.execution import Sandbox
 
     items = [(p.code, r, p.tests) for p, r in zip(programs, results, strict=True) if p.tests is not None]
-    with Sandbox(workers=args.workers) as sandbox, tqdm(
+    with Sandbox(workers=args.workers, hidden=data_locations()) as sandbox, tqdm(
         desc="checking equivalence", unit="task", disable=None, file=sys.stderr
     ) as bar:
         check_equivalence(items, sandbox, CheckSettings(seconds=args.timeout, seed=args.seed), progress=bar.update)
@@ -138,6 +139,9 @@ def _summary(source: str, chain: str, seed: int, results, seconds: float) -> dic
         "programs": len(results),
         **{status: counts.get(status, 0) for status in STATUSES},
         "checked_inputs": sum(result.checked_inputs for result in results),
+        "verified_inputs": sum(result.verified_inputs for result in results),
+        # Mutated programs no input verified (an input on which the original fails verifies nothing).
+        "unverified": sum(result.status == MUTATED and not result.verified_inputs for result in results),
         "operators": operators,
         "seconds": round(seconds, 2),
     }

@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS
+from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS, UNVERIFIED
 from dynbench_tasks.lmeval.runtime import shared_sandbox
 from dynbench_tasks.lmeval.settings import TaskSettings, check_ids
 from mutators import ENGINE_VERSION, MUTATED, STATUSES
@@ -94,6 +94,8 @@ def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: 
             counts = {STATIC_STATUS: len(mutated)}
         if len(judgeable) < len(dataset):
             counts[NOT_JUDGEABLE] = len(dataset) - len(judgeable)
+        if settings.chain is not None and settings.verify:
+            counts[UNVERIFIED] = sum(r["status"] == MUTATED and not r["verified_inputs"] for r in mutated["mutation"])
         scored = mutated
         if settings.chain is not None and settings.scope == "mutated":
             scored = mutated.filter(lambda doc: doc["mutation"]["status"] == MUTATED, new_fingerprint=fingerprint + "m")

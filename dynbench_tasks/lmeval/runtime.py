@@ -24,9 +24,11 @@ def _shared(name: str, workers_variable: str, start: Callable[[int | None], obje
 def shared_sandbox():
     """The sandbox for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers,
     default one per core)."""
+    from dynbench_tasks.benchmarks.records import data_locations
     from mutators.execution import Sandbox
 
-    return _shared("sandbox", "DYNBENCH_SANDBOX_WORKERS", lambda workers: Sandbox(workers=workers))
+    return _shared("sandbox", "DYNBENCH_SANDBOX_WORKERS",
+                   lambda workers: Sandbox(workers=workers, hidden=data_locations()))
 
 
 def shared_java_judge():

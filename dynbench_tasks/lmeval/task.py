@@ -14,11 +14,13 @@ import datasets
 from lm_eval.api.task import ConfigurableTask
 
 from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.benchmarks.execution import sanitized
 from dynbench_tasks.judge.jdk import find_jdk
 from dynbench_tasks.lmeval.documents import prepare_documents
 from dynbench_tasks.lmeval.settings import TaskSettings
 from dynbench_tasks.lmeval.sources import load_raw
 from dynbench_tasks.scoring import process_results
+from mutators.execution.isolation import isolation
 
 logger = logging.getLogger("lm_eval.dynbench")
 
@@ -41,7 +43,8 @@ class DynamicTask(ConfigurableTask):
             config["repeats"] = self.settings.repeats
         config.update(prompt, generation_kwargs=generation, process_results=process_results)
         config["process_docs"] = self._prepare
-        metadata["dynbench"] = {"chain": self.settings.chain, "seed": self.settings.seed, "scope": self.settings.scope}
+        metadata["dynbench"] = {"chain": self.settings.chain, "seed": self.settings.seed, "scope": self.settings.scope,
+                                "isolation": isolation().describe()}
         config["metadata"] = metadata
         super().__init__(config=config)
 
@@ -53,6 +56,12 @@ class DynamicTask(ConfigurableTask):
         documents, counts = prepare_documents(dataset, self.settings, self.config.task, self.raw.sha256)
         self.config.metadata["dynbench"].update(counts=counts)
         return documents
+
+    def apply_filters(self):
+        # A reply with a lone surrogate would stop lm-eval from writing its logs: replace it first.
+        for instance in self._instances:
+            instance.resps = [sanitized(r) if isinstance(r, str) else r for r in instance.resps]
+        return super().apply_filters()
 
     def build_all_requests(self, *, cache_requests: bool = False, rewrite_requests_cache: bool = False, **kwargs):
         if cache_requests or rewrite_requests_cache:

@@ -9,7 +9,9 @@ user id, so the worker holds no copy of its own.
 UNPRIVILEGED_ID = 65534
 
 # Children get nothing else from the caller's environment (HOME and TMPDIR point at their workdir).
-CLEAN_ENVIRONMENT = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+# Numerical libraries stay single-threaded: a thread pool would not fit the process limit.
+CLEAN_ENVIRONMENT = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+                     "MKL_NUM_THREADS": "1"}
 
 DEFAULT_LIMITS = {
     "wall_seconds": 10.0,

@@ -1,8 +1,10 @@
-"""Client side of the sandbox: a pool of fork servers (:mod:`mutators.execution.worker`), one per core.
+"""Client side of the sandbox: a pool of fork servers (:mod:`mutators.execution.worker`), one per core,
+each behind the boundary :mod:`.isolation` offers.
 
 Untrusted code never runs in the calling process. Tasks go to worker processes in batches; each task
 runs in its own forked child with resource limits, so a hung, crashing or forking task costs only
-its own result (``{"status": "timeout" | "died" | "error"}``).
+its own result (``{"status": "timeout" | "died" | "error"}``). Nothing a task does can raise here: a
+worker that ends or answers garbage costs its batch an ``error`` each and is started afresh.
 """
 
 from __future__ import annotations
@@ -15,10 +17,22 @@ import threading
 from collections.abc import Callable, Sequence
 
 from mutators.errors import DynbenchError
+from mutators.execution.isolation import (
+    BUBBLEWRAP,
+    Isolation,
+    bubblewrap_launch,
+    inside,
+    isolation,
+    python_readable,
+    python_site_folders,
+    sandbox_paths,
+)
 from mutators.execution.limits import CLEAN_ENVIRONMENT, DEFAULT_LIMITS, UNPRIVILEGED_ID
 from mutators.execution.pool import WorkerPool
 
-WORKER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
+EXECUTION_FOLDER = os.path.dirname(os.path.abspath(__file__))
+WORKER_SCRIPT = os.path.join(EXECUTION_FOLDER, "worker.py")
+WORKER_ENDED = {"status": "error", "error": "sandbox worker ended"}
 
 
 class SandboxUnavailable(DynbenchError, RuntimeError):
@@ -31,43 +45,84 @@ def _check_platform() -> None:
 
 
 class _Worker:
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-S", WORKER_SCRIPT, str(UNPRIVILEGED_ID)],
-            # What children inherit; a short environment also forks faster.
-            env=CLEAN_ENVIRONMENT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            bufsize=1,
-        )
+    def __init__(self, boundary: Isolation, hidden: Sequence[str], hash_seed: int | None) -> None:
+        self.boundary, self.hidden, self.hash_seed = boundary, list(hidden), hash_seed
         self.lock = threading.Lock()
+        self.process: subprocess.Popen | None = None
+        self.launch = None
+        self._start()
+
+    def _start(self) -> None:
+        isolated = self.boundary.kind == BUBBLEWRAP
+        paths = sandbox_paths([*python_readable(), EXECUTION_FOLDER]) if isolated else {}
+        config = {"user": None if isolated else UNPRIVILEGED_ID, "init": isolated,
+                  "site": [inside(folder, paths) for folder in python_site_folders()] if isolated
+                  else python_site_folders()}
+        python = inside(sys.executable, paths) if isolated else sys.executable
+        script = inside(WORKER_SCRIPT, paths) if isolated else WORKER_SCRIPT
+        # -I would also ignore PYTHONHASHSEED; the environment is ours alone either way.
+        argv = [python, "-I" if self.hash_seed is None else "-s", "-S", script, json.dumps(config)]
+        environment = dict(CLEAN_ENVIRONMENT)  # what children inherit; a short one also forks faster
+        if self.hash_seed is not None:
+            environment["PYTHONHASHSEED"] = str(self.hash_seed)
+        if isolated:
+            self.launch = bubblewrap_launch(argv, paths, self.hidden, environment=environment)
+            argv = self.launch.argv
+        try:
+            self.process = subprocess.Popen(argv, env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
+                                            bufsize=1)
+            ready = self.process.stdout.readline()
+        except OSError as error:
+            raise SandboxUnavailable(f"the sandbox worker could not start: {error}") from None
+        if ready.strip() != '{"ready": true}':
+            self.process.kill()
+            reason = (self.process.stderr.read().strip().splitlines() or ["no reason given"])[-1][:300]
+            raise SandboxUnavailable(f"the sandbox worker could not start ({self.boundary.describe()}): {reason}")
+        self.process.stderr.close()  # from here on, only what the worker prints on stdout counts
 
     def run(self, tasks: list[dict]) -> list[dict]:
         with self.lock:
-            self.process.stdin.write(json.dumps({"tasks": tasks}) + "\n")
-            self.process.stdin.flush()
-            line = self.process.stdout.readline()
-        if not line:
-            raise SandboxUnavailable(f"sandbox worker exited with status {self.process.poll()}")
-        return json.loads(line)["results"]
+            try:
+                self.process.stdin.write(json.dumps({"tasks": tasks}) + "\n")
+                self.process.stdin.flush()
+                line = self.process.stdout.readline()
+                results = json.loads(line)["results"]
+                if not isinstance(results, list) or len(results) != len(tasks):
+                    raise ValueError("wrong number of results")
+            except (OSError, ValueError, KeyError, TypeError):
+                self.close()
+                self._start()
+                return [dict(WORKER_ENDED) for _ in tasks]
+        if self.launch is not None:
+            self.launch.cleanup()  # the sandbox holds its own binds now
+        return [r if isinstance(r, dict) else {"status": "error", "error": "garbled result"} for r in results]
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            self.process.stdin.close()
+        if self.process is not None and self.process.poll() is None:
             try:
+                self.process.stdin.close()
                 self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
+            except (OSError, subprocess.TimeoutExpired):
                 self.process.kill()
+                self.process.wait()
+        if self.launch is not None:
+            self.launch.cleanup()
 
 
 class Sandbox(WorkerPool):
-    """``with Sandbox() as box: results = box.run(tasks)``; results come back in task order."""
+    """``with Sandbox() as box: results = box.run(tasks)``; results come back in task order.
 
-    def __init__(self, workers: int | None = None, batch_size: int = 32) -> None:
+    ``hidden``: folders no sandboxed process may see even where they lie inside a folder it reads
+    (benchmark data, caches). ``hash_seed``: a fixed PYTHONHASHSEED for every process (set and dict
+    order then repeat across runs). ``isolation`` says which boundary the workers have."""
+
+    def __init__(self, workers: int | None = None, batch_size: int = 32, hidden: Sequence[str] = (),
+                 hash_seed: int | None = None) -> None:
         _check_platform()
-        super().__init__([_Worker() for _ in range(max(1, workers or os.cpu_count() or 1))], batch_size)
+        self.isolation = isolation()
+        count = max(1, workers or os.cpu_count() or 1)
+        super().__init__([_Worker(self.isolation, hidden, hash_seed) for _ in range(count)], batch_size)
 
     def run(self, tasks: Sequence[dict], progress: Callable[[int], None] | None = None) -> list[dict]:
         """Run every task; ``progress(n)`` is called as each batch of ``n`` tasks finishes."""

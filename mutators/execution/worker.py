@@ -1,13 +1,21 @@
 """Fork server that runs untrusted Python, one forked child per task. Standard library only.
 
-Run as ``python -I -S worker.py UID`` (no site: a smaller process forks faster), with the clean
-environment children inherit. It reads one JSON request per line on stdin,
+Run as ``python -I -S worker.py CONFIG`` (no site: a smaller process forks faster) with the clean
+environment children inherit; CONFIG is JSON: ``user`` (the uid children take when started as root,
+or null), ``init`` (this process is PID 1 of its own sandbox, see below) and ``site`` (folders of
+installed packages children may import from). It reads one JSON request per line on stdin,
 ``{"tasks": [{"kind": ..., "payload": ..., "limits": ...}, ...]}`` (every limit of
 :mod:`mutators.execution.limits` given), and answers one JSON line, ``{"results": [...]}``, in the
 same order. Each task runs in a fresh child forked from this small process: its own session (so the
 whole process group can be killed), a throwaway working directory, stdio away from the protocol
-pipes, CPU/memory/process/file-size/open-file limits, user ``UID`` when started as root, and a
-wall-clock deadline enforced from here. Whatever the task does, it can only spoil its own child.
+pipes, CPU/memory/process/file-size/open-file limits and a wall-clock deadline enforced from here.
+
+Inside a sandbox (``init``) this process is PID 1 of a PID namespace: no child can signal it (PID 1
+ignores every signal it has no handler for), it cannot be traced (it is not dumpable), and after each
+task it kills every other process of the namespace and empties the private ``/tmp`` and ``/dev/shm``,
+so nothing one task leaves behind reaches the next.
+
+What a child computes leaves it as plain data (:mod:`plain`); the caller judges it.
 """
 
 import builtins
@@ -24,6 +32,9 @@ import struct
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
+import plain
 
 RESULT_CAP = 8 * 1024 * 1024
 TEXT_CAP = 1024 * 1024
@@ -102,7 +113,8 @@ class _Capture:
 
 def _run_call(namespace, function_name, args_text, seconds):
     def call():
-        args, kwargs = eval("__collect__(%s)" % args_text, {"__collect__": _collect})
+        # As in ``assert f(<input>) == ...`` appended to the program: the input sees its names.
+        args, kwargs = eval("__collect__(%s)" % args_text, dict(namespace, __collect__=_collect))
         random.seed(0)
         return namespace[function_name](*args, **kwargs)
 
@@ -145,7 +157,7 @@ def task_compare_calls(payload):
     for source in (payload["original"], payload["mutant"]):
         namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
         with _Capture() as capture:
-            outcome = _timed(_executor(source, namespace), payload["seconds"])
+            outcome = _timed(_executor(payload.get("preamble", "") + "\n" + source, namespace), payload["seconds"])
         namespaces.append(namespace)
         definitions.append((outcome, capture.text))
     if definitions[0][0][0] != "return":
@@ -197,24 +209,33 @@ def task_run_script(payload):
             "seconds": round(elapsed, 4)}
 
 
-def task_compare_value(payload):
-    """Evaluate an answer expression and a reference expression; report whether they are ``==``."""
-    environment = {"__builtins__": builtins}
-    reference = _timed(lambda: eval(payload["reference"], dict(environment)), payload["seconds"])
-    if reference[0] != "return":
-        return {"outcome": "reference_error", "detail": _describe(reference, "")}
-    answer = _timed(lambda: eval(payload["answer"], dict(environment)), payload["seconds"])
-    if answer[0] == "timeout":
-        return {"outcome": "timeout"}
-    if answer[0] != "return":
-        return {"outcome": "error", "detail": _describe(answer, "")}
-    verdict = _timed(lambda: bool(answer[1] == reference[1]), payload["seconds"])
-    if verdict[0] != "return":
-        return {"outcome": "error", "detail": _describe(verdict, "")}
-    return {"outcome": "passed" if verdict[1] else "wrong"}
+def task_evaluate(payload):
+    """Run ``program`` (if any), then evaluate each of ``expressions`` in its namespace, in order, and
+    hand back their values as plain data. Nothing is compared here."""
+    namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
+    if payload.get("program") is not None:
+        kind, value, _ = _timed(_executor(payload["program"], namespace), payload["seconds"])
+        if kind != "return":
+            return {"outcome": "program_" + kind, "exception": value if kind == "raise" else None}
+    values = []
+    for expression in payload["expressions"]:
+        def evaluate(expression=expression):
+            random.seed(0)
+            return eval(expression, namespace)
+
+        kind, value, _ = _timed(evaluate, payload["seconds"])
+        if kind != "return":
+            return {"outcome": kind, "exception": value if kind == "raise" else None}
+        values.append(value)
+    try:
+        return {"outcome": "values", "values": [plain.encode(value) for value in values]}
+    except plain.PlainDataError as error:
+        return {"outcome": "not_plain", "why": str(error)}
+    except BaseException as error:  # a hostile value can make even encoding fail: say so, plainly
+        return {"outcome": "not_plain", "why": type(error).__name__}
 
 
-TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "compare_value": task_compare_value}
+TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "evaluate": task_evaluate}
 
 
 def _limit(which, value, grace=0):
@@ -230,20 +251,22 @@ def _kill_group(pid):
             kill(pid, signal.SIGKILL)
 
 
-def _enter_sandbox(workdir, limits, keep_fd, user):
+def _enter_sandbox(workdir, limits, keep_fd, config):
     os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     os.closerange(3, keep_fd)
     os.closerange(keep_fd + 1, 65536)
-    if os.getuid() == 0:
+    user = config["user"]
+    if user is not None and os.getuid() == 0:
         os.chown(workdir, user, user)
         os.setgroups([])
         os.setgid(user)
         os.setuid(user)
     os.chdir(workdir)
     os.environ.update({"HOME": workdir, "TMPDIR": workdir})
+    sys.path.extend(config["site"])
     # A second of grace between SIGXCPU (reported as a timeout) and the hard limit's SIGKILL.
     _limit(resource.RLIMIT_CPU, int(limits["cpu_seconds"]), grace=1)
     _limit(resource.RLIMIT_AS, int(limits["memory_mb"]) * 1024 * 1024)
@@ -253,9 +276,9 @@ def _enter_sandbox(workdir, limits, keep_fd, user):
     _limit(resource.RLIMIT_CORE, 0)
 
 
-def _child(task, workdir, write_fd, user):
+def _child(task, workdir, write_fd, config):
     try:
-        _enter_sandbox(workdir, task["limits"], write_fd, user)
+        _enter_sandbox(workdir, task["limits"], write_fd, config)
         result = TASKS[task["kind"]](task["payload"])
         data = json.dumps({"status": "ok", "result": result}).encode()
         if len(data) > RESULT_CAP:
@@ -304,7 +327,10 @@ class _Reaper:
     def reap(self, block=False):
         still = []
         for pid, workdir in self.pending:
-            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            try:
+                done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:  # already reaped while the namespace was cleared
+                done = pid
             if done:
                 shutil.rmtree(workdir, ignore_errors=True)
             else:
@@ -319,14 +345,14 @@ class _Reaper:
 _WORKDIR_BASE = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
-def run_task(task, reaper, user):
+def run_task(task, reaper, config):
     limits = task["limits"]
     workdir = tempfile.mkdtemp(prefix="dynbench-sandbox-", dir=_WORKDIR_BASE)
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read_fd)
-        _child(task, workdir, write_fd, user)
+        _child(task, workdir, write_fd, config)
     os.close(write_fd)
     data = _read_message(read_fd, time.monotonic() + float(limits["wall_seconds"]))
     os.close(read_fd)
@@ -347,18 +373,52 @@ def run_task(task, reaper, user):
     return {"status": "died", "error": "exit status %d" % os.WEXITSTATUS(status)}
 
 
+def _stand_alone():
+    """As PID 1 of the sandbox: deaf to signals from inside, untraceable."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Python's own handler would let a child interrupt us
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+
+
+def _clear_namespace():
+    """Kill every other process of this PID namespace and empty the private scratch folders."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(-1, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    for folder in ("/tmp", "/dev/shm"):
+        with contextlib.suppress(OSError):
+            for name in os.listdir(folder):
+                path = os.path.join(folder, name)
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
+
+
 def main():
-    user = int(sys.argv[1])
+    config = json.loads(sys.argv[1])
+    os.environ.pop("PWD", None)  # bubblewrap's --chdir sets it; children get the clean environment only
+    if config["init"]:
+        _stand_alone()
     os.chdir(tempfile.gettempdir())
     client = os.getppid()
     reaper = _Reaper()
+    sys.stdout.write('{"ready": true}\n')
+    sys.stdout.flush()
     for line in sys.stdin:
         request = json.loads(line)
         results = []
         for task in request["tasks"]:
             if os.getppid() != client:
                 return  # the client is gone: stop rather than finish its work for nobody
-            results.append(run_task(task, reaper, user))
+            results.append(run_task(task, reaper, config))
+            if config["init"]:
+                _clear_namespace()
             reaper.reap()
         sys.stdout.write(json.dumps({"results": results}) + "\n")
         sys.stdout.flush()

@@ -1,0 +1,180 @@
+package dynbench;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * A warm compiler: batches of translations are compiled in memory by one javax.tools call each (in
+ * rounds that set aside the sources with errors); it never runs what it compiles. Each compiled
+ * program then runs in a fresh JVM of its own ({@link Runner}).
+ *
+ * <p>Request: job count, then per job: id, source count and (path, text) pairs. Reply per job: id,
+ * status (0 compiled, 1 compile error), diagnostics, class count and (binary name, bytes) pairs.
+ */
+public final class CompileServer {
+    static final int COMPILED = 0, COMPILE_ERROR = 1;
+
+    public static void main(String[] args) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
+        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out)));
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        if (compiler == null) {
+            System.err.println("this Java runtime has no compiler (javax.tools): install a JDK, not a JRE");
+            Runtime.getRuntime().halt(3);
+        }
+        while (true) {
+            List<Job> jobs;
+            try {
+                jobs = readJobs(in);
+            } catch (EOFException end) {
+                Runtime.getRuntime().halt(0);
+                return;
+            }
+            compile(compiler, jobs);
+            for (Job job : jobs) {
+                Wire.writeString(out, job.id);
+                out.writeInt(job.status);
+                Wire.writeString(out, job.diagnostics);
+                out.writeInt(job.classes.size());
+                for (Map.Entry<String, byte[]> entry : job.classes.entrySet()) {
+                    Wire.writeString(out, entry.getKey());
+                    Wire.writeBytes(out, entry.getValue());
+                }
+            }
+            out.flush();
+        }
+    }
+
+    static final class Job {
+        String id;
+        String packageName;
+        Map<String, String> sources = new HashMap<>();
+        int status = COMPILED;
+        String diagnostics = "";
+        Map<String, byte[]> classes = new HashMap<>();
+    }
+
+    static List<Job> readJobs(DataInputStream in) throws IOException {
+        int count = in.readInt();
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Job job = new Job();
+            job.id = Wire.readString(in);
+            job.packageName = Wire.readString(in);
+            int sources = in.readInt();
+            for (int s = 0; s < sources; s++) {
+                job.sources.put(Wire.readString(in), Wire.readString(in));
+            }
+            jobs.add(job);
+        }
+        return jobs;
+    }
+
+    static final class Source extends SimpleJavaFileObject {
+        final Job job;
+        final String text;
+
+        Source(Job job, String path, String text) {
+            super(URI.create("mem:///" + path), Kind.SOURCE);
+            this.job = job;
+            this.text = text;
+        }
+
+        @Override
+        public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+            return text;
+        }
+    }
+
+    static void compile(JavaCompiler compiler, List<Job> jobs) {
+        Map<String, ByteArrayOutputStream> output = new HashMap<>();
+        StandardJavaFileManager standard = compiler.getStandardFileManager(null, null, StandardCharsets.UTF_8);
+        JavaFileManager memory = new ForwardingJavaFileManager<>(standard) {
+            @Override
+            public JavaFileObject getJavaFileForOutput(Location location, String name, JavaFileObject.Kind kind,
+                                                       FileObject sibling) {
+                return new SimpleJavaFileObject(URI.create("mem:///" + name.replace('.', '/') + ".class"), kind) {
+                    @Override
+                    public OutputStream openOutputStream() {
+                        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                        output.put(name, bytes);
+                        return bytes;
+                    }
+                };
+            }
+        };
+        List<Source> pending = new ArrayList<>();
+        for (Job job : jobs) {
+            for (Map.Entry<String, String> source : job.sources.entrySet()) {
+                pending.add(new Source(job, source.getKey(), source.getValue()));
+            }
+        }
+        List<String> options = List.of("-proc:none", "-g:source,lines", "-Xlint:none", "-nowarn", "-encoding", "UTF-8");
+        while (!pending.isEmpty()) {
+            output.clear();
+            DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+            boolean ok = compiler.getTask(null, memory, diagnostics, options, null, pending).call();
+            if (ok) {
+                break;
+            }
+            Set<Job> failed = new LinkedHashSet<>();
+            for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
+                if (d.getKind() == Diagnostic.Kind.ERROR && d.getSource() instanceof Source) {
+                    Job job = ((Source) d.getSource()).job;
+                    failed.add(job);
+                    if (job.diagnostics.length() < 2000) {
+                        job.diagnostics += "line " + d.getLineNumber() + ": " + d.getMessage(null) + "\n";
+                    }
+                }
+            }
+            if (failed.isEmpty()) {  // an error no source owns: blame everything still pending
+                for (Source source : pending) {
+                    failed.add(source.job);
+                    source.job.diagnostics = diagnostics.getDiagnostics().toString();
+                }
+            }
+            for (Job job : failed) {
+                job.status = COMPILE_ERROR;
+            }
+            pending.removeIf(source -> source.job.status == COMPILE_ERROR);
+        }
+        for (Job job : jobs) {
+            if (job.status != COMPILED) {
+                continue;
+            }
+            String prefix = job.packageName + ".";
+            for (Map.Entry<String, ByteArrayOutputStream> entry : output.entrySet()) {
+                if (entry.getKey().startsWith(prefix)) {
+                    job.classes.put(entry.getKey(), entry.getValue().toByteArray());
+                }
+            }
+        }
+    }
+}
