@@ -43,11 +43,20 @@ def test_extraction_keeps_quotes_and_rejects_calls_to_f(generation, prompt, answ
         ("1, 2", ["(1, 2)"], []),
         ("('ab'\n 'cd')", ["('ab'\n 'cd')"], []),
         ("3 < 4 in [4]", ["(3)", "(4)", "([4])"], ["<", "in"]),
+        ("assert f(1) == 'a' \x0c+ 'x'", ["('a' \x0c+ 'x')"], []),  # a form feed is not a line end
     ],
 )
 def test_answers_are_read_as_the_right_side_of_the_assertion(answer, expressions, links):
     check = parse_answer(answer, "paper")
     assert (check.expressions, check.links) == (expressions, links)
+
+
+@pytest.mark.parametrize("answer", ["(exec('1'), 2)[1]", "[x for x in range(3)]", "().__class__", "(lambda: 1)()",
+                                    "__import__('os').getcwd()", "sum(iter(int, 1))", "(y := 3)"])
+def test_answers_that_compute_instead_of_stating_a_value_do_not_count(answer):
+    assert parse_answer(answer, "paper").status == "not_a_value"
+    for stated in ("'abc'.upper()", "float('nan')", "sorted([3, 1])", "set()", "-5", "'a' * 3", "(1, 2)"):
+        assert parse_answer(stated, "paper").status == ""
 
 
 def test_the_chain_is_judged_outside_like_python_would():
@@ -88,14 +97,16 @@ def test_pass_at_k_is_the_unbiased_estimator():
 
 
 def test_values_come_back_as_plain_data_and_are_judged_here(sandbox):
-    def check(answer, reference=(1, 2), seconds=1.0):
-        parsed = parse_answer(answer, "paper")
+    def check(answer, reference=(1, 2), seconds=1.0, read=True):
+        # read=False runs what the reader would refuse, as if it had let it through
+        parsed = parse_answer(answer, "paper") if read else Check(answer, expressions=[f"({answer})"])
+        assert not parsed.status, parsed
         return verdict(parsed, sandbox.run([sandbox_task(parsed, seconds)])[0], reference)[0]
 
     assert check("(1, 2)") == "passed" and check("(1,) + (2,)") == "passed"
-    assert check("[1, 2]") == "wrong" and check("undefined_name") == "error"
+    assert check("[1, 2]") == "wrong" and check("undefined_name", read=False) == "error"
     assert check("'x' * 10 ** 10") == "error"
-    assert check("sum(iter(int, 1))", seconds=0.3) == "timeout"
+    assert check("sum(iter(int, 1))", seconds=0.3, read=False) == "timeout"
     assert check("1 == 2", reference=False) == "wrong"  # assert f(x) == 1 == 2 never holds
-    assert check("type('A', (), {'__eq__': lambda s, o: True})()") == "wrong"
+    assert check("type('A', (), {'__eq__': lambda s, o: True})()", read=False) == "wrong"
     assert check("float('nan')", reference=math.nan) == "wrong"  # as Python's own assert would judge

@@ -188,3 +188,13 @@ def test_missing_jdk_names_the_package(monkeypatch):
     monkeypatch.delenv("JAVA_HOME", raising=False)
     with pytest.raises(JdkMissing, match="default-jdk-headless"):
         find_jdk()
+
+
+def test_reported_values_are_compared_as_the_harness_compares_them():
+    from dynbench_tasks.benchmarks.transcoder import TOLERANCE, VALUE, same_record
+
+    # longs exactly, even past 2**53; an int against a double as Java promotes it
+    assert not same_record("i:-74672883336209219", "i:-74672883336209220", VALUE, 0.001)
+    assert same_record("i:3", "d:3.0", VALUE, 0.001) and not same_record("d:nan", "d:nan", VALUE, 0.001)
+    assert same_record("d:1.0004", "d:1.0", TOLERANCE, 0.001) and not same_record("d:1.01", "d:1.0", TOLERANCE, 0.001)
+    assert same_record("a:[i:1,i:2]", "a:[i:1,i:2]", VALUE, 0.001) and not same_record("s:1", "i:1", VALUE, 0.001)

@@ -37,7 +37,7 @@ def scripted_samples(doc: dict) -> tuple[list[str], list[str]]:
     if pattern == 2:
         return (["sum(iter(int, 1))", "__import__('os').kill(__import__('os').getppid(), 9)", "'x' * (10 ** 10)", ref,
                  "__import__('os').fork()"],
-                ["timeout", "wrong", "error", "passed", "error"])  # the signal reaches no one: None is wrong
+                ["not_a_value", "not_a_value", "error", "passed", "not_a_value"])  # code, not values: never run
     return ([f"{ref} # done", f"{ref}\nThe call returns that.", f"assert {call} == {ref}",
              f"```python\nassert {call} == {ref}\n```", "None if False else '__nope__'"],
             ["passed", "passed", "passed", "passed", "wrong"])

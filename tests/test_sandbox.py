@@ -2,6 +2,8 @@
 
 import os
 import time
+import uuid
+from pathlib import Path
 
 from mutators.execution import Sandbox, WorkerPool
 
@@ -90,3 +92,46 @@ def test_a_small_job_is_spread_over_every_worker():
     results = pool.map(work, list(range(16)))
     assert [item for _, item in results] == list(range(16))
     assert set(used) == {"first", "second"}
+
+
+def test_the_boundary_holds(sandbox):
+    """Under bubblewrap: no network, only its own processes, nothing of the home or data folders,
+    a read-only root, and the standard library and installed packages all importable."""
+    from dynbench_tasks.benchmarks.records import BUNDLED
+    from mutators.execution.isolation import BUBBLEWRAP
+
+    assert sandbox.isolation.kind == BUBBLEWRAP, sandbox.isolation.describe()
+    marker = Path.home() / f".dynbench-visible-{uuid.uuid4().hex}"
+    marker.write_text("x")
+    try:
+        probe = (
+            "import os, socket, heapq, fractions, copy, string, numpy\n"
+            "print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()) == [1, os.getpid()])\n"
+            f"print(os.path.exists({str(marker)!r}), os.path.exists({str(BUNDLED / 'MANIFEST.json')!r}))\n"
+            "try:\n    socket.create_connection(('1.1.1.1', 53), 1)\nexcept OSError as e:\n    print(type(e).__name__)\n"
+            "try:\n    open('/usr/dynbench-probe', 'w')\nexcept OSError as e:\n    print(type(e).__name__)\n"
+        )
+        result = _script(sandbox, probe, nproc=64, memory_mb=4096)
+    finally:
+        marker.unlink()
+    lines = result["result"]["stdout"].splitlines()
+    assert lines[0] == "True", result  # the fork server and this program: no other process is visible
+    assert lines[1] == "False False"
+    assert lines[2] == "OSError" and lines[3] == "OSError"
+
+
+def test_without_bubblewrap_it_says_so_and_records_it(monkeypatch, caplog, small_data):
+    from dynbench_tasks.lmeval import task_manager
+    from mutators.execution import isolation as module
+
+    monkeypatch.setenv("DYNBENCH_ISOLATION", "rlimits")
+    module.isolation.cache_clear()
+    try:
+        with caplog.at_level("WARNING"):
+            task = task_manager({"data_dir": small_data}).load(["cruxeval_orig"])["tasks"]["cruxeval_orig"]
+        assert "WITHOUT bubblewrap (DYNBENCH_ISOLATION=rlimits)" in caplog.text
+        assert task.config.metadata["dynbench"]["isolation"] == "rlimits (DYNBENCH_ISOLATION=rlimits)"
+        with Sandbox(workers=1) as weak:
+            assert _script(weak, "print(6 * 7)")["result"]["stdout"] == "42\n"  # limits only, but it runs
+    finally:
+        module.isolation.cache_clear()

@@ -34,7 +34,7 @@ PAPER_INSTRUCTION = (
     'is incorrect or incomplete. Output "# done" after the assertion.'
 )
 MAX_ANSWER_CHARS = 20_000
-SAMPLE_STATUSES = ("passed", "wrong", "empty", "unparseable", "calls_f", "error", "timeout")
+SAMPLE_STATUSES = ("passed", "wrong", "empty", "unparseable", "calls_f", "not_a_value", "error", "timeout")
 
 
 def paper_prompt(doc: dict) -> str:
@@ -75,6 +75,17 @@ def _task_config(settings: TaskSettings) -> dict[str, Any]:
 _CALL = "__dynbench_call__"  # stands for ``f(<input>)`` when an answer is read as the assertion's right side
 _PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
 _LINES_TRIED = 20
+_MAX_LINKS = 32  # comparisons chained in one answer
+# What a stated value may call: built-ins that build or describe values, and methods of values.
+_VALUE_CALLS = frozenset({
+    "abs", "all", "any", "bin", "bool", "bytearray", "bytes", "chr", "complex", "dict", "divmod", "enumerate",
+    "float", "frozenset", "hex", "int", "len", "list", "max", "min", "oct", "ord", "pow", "range", "repr",
+    "reversed", "round", "set", "sorted", "str", "sum", "tuple", "zip",
+})
+_VALUE_NODES = (ast.Expression, ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.UnaryOp, ast.BinOp,
+                ast.BoolOp, ast.Compare, ast.IfExp, ast.Subscript, ast.Slice, ast.Starred, ast.JoinedStr,
+                ast.FormattedValue, ast.Call, ast.Attribute, ast.keyword, ast.Name, ast.expr_context, ast.operator,
+                ast.unaryop, ast.boolop, ast.cmpop)
 
 
 def _calls_f(node: ast.AST) -> bool:
@@ -83,16 +94,26 @@ def _calls_f(node: ast.AST) -> bool:
     )
 
 
-def _after(source: str, node: ast.AST, end: ast.AST) -> str:
-    """The text of ``source`` from the end of ``node`` to the end of ``end`` (ast offsets are UTF-8 bytes)."""
-    lines = source.splitlines(keepends=True)
-    encoded = [line.encode("utf-8") for line in lines]
-    start_line, start_col = node.end_lineno - 1, node.end_col_offset
-    stop_line, stop_col = end.end_lineno - 1, end.end_col_offset
-    if start_line == stop_line:
-        return encoded[start_line][start_col:stop_col].decode("utf-8")
-    parts = [encoded[start_line][start_col:], *encoded[start_line + 1:stop_line], encoded[stop_line][:stop_col]]
-    return b"".join(parts).decode("utf-8")
+def _states_a_value(node: ast.AST) -> bool:
+    """Whether an answer writes its value out rather than computes it with code of its own: literals,
+    containers, arithmetic, comparisons, the built-ins of ``_VALUE_CALLS`` and methods of values; no
+    other names, no lambdas, comprehensions or assignments, nothing spelled with an underscore first."""
+    for child in ast.walk(node):
+        if not isinstance(child, _VALUE_NODES):
+            return False
+        if isinstance(child, ast.Name) and child.id not in ("True", "False", "None", *_VALUE_CALLS):
+            return False
+        if isinstance(child, ast.Attribute) and child.attr.startswith("_"):
+            return False
+    return True
+
+
+def _span(first: ast.AST, last: ast.AST) -> ast.AST:
+    """A node covering the source from the end of ``first`` to the end of ``last``."""
+    span = ast.Constant(None)
+    span.lineno, span.col_offset = first.end_lineno, first.end_col_offset
+    span.end_lineno, span.end_col_offset = last.end_lineno, last.end_col_offset
+    return span
 
 
 def _right_side(candidate: str) -> str | None:
@@ -107,34 +128,38 @@ def _right_side(candidate: str) -> str | None:
     first = tree.body[0]
     test = first.test if isinstance(first, ast.Assert) else first.value if isinstance(first, ast.Expr) else None
     if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq) and _calls_f(test.left):
-        tail = _after(candidate, test.left, test).strip()
+        tail = (ast.get_source_segment(candidate, _span(test.left, test)) or "").strip()
         return tail.removeprefix("==").strip()
     if len(tree.body) == 1 and isinstance(first, ast.Expr):
         return candidate.strip()
     if isinstance(first, ast.Expr):  # the first statement only: the model went on after its answer
-        return ast.get_source_segment(candidate, first).strip()
+        return (ast.get_source_segment(candidate, first) or "").strip()
     return None
 
 
-def _operands(answer: str) -> tuple[list[str], list[str]] | None:
+def _operands(answer: str) -> tuple[list[str], list[str]] | str | None:
     """Read ``answer`` as Python reads ``assert f(<input>) == <answer>``: a comparison chain extends
     the assertion (``0 == 1`` never holds); anything else is one value (``1 or 2`` is the value 1,
-    not an ``or`` that would pass any assertion). (expressions, links), or None if it is no expression."""
+    not an ``or`` that would pass any assertion). (expressions, links); a status when the answer
+    cannot count (it calls ``f``, or computes instead of stating a value); None if it is no expression."""
     try:
-        whole = ast.parse(f"({answer})", mode="eval").body
+        whole = ast.parse(f"({answer})", mode="eval")
     except _PARSE_FAILURES:
         return None
     if _calls_f(whole):
-        return [], []
+        return "calls_f"
+    if not _states_a_value(whole):
+        return "not_a_value"
+    source = f"{_CALL} == {answer}"
     try:
-        chain = ast.parse(f"{_CALL} == {answer}", mode="eval").body
+        chain = ast.parse(source, mode="eval").body
     except _PARSE_FAILURES:
         chain = None
     if isinstance(chain, ast.Compare) and isinstance(chain.left, ast.Name) and chain.left.id == _CALL:
-        source = f"{_CALL} == {answer}"
+        if len(chain.ops) > _MAX_LINKS:
+            return None
         operands = [f"({ast.get_source_segment(source, node)})" for node in chain.comparators]
-        links = [_LINK_SPELLING[type(op)] for op in chain.ops[1:]]
-        return operands, links
+        return operands, [_LINK_SPELLING[type(op)] for op in chain.ops[1:]]
     return [f"({answer})"], []
 
 
@@ -143,12 +168,12 @@ _LINK_SPELLING = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast
 
 
 def _strip_fences(text: str) -> str:
-    return "\n".join(line for line in text.splitlines() if not line.strip().startswith("```"))
+    return "\n".join(line for line in text.split("\n") if not line.strip().startswith("```"))
 
 
 def parse_answer(generation: str, prompt: str) -> Check:
     """What one generation answers, and what must run to check it. Never raises."""
-    text = generation
+    text = generation.replace("\r\n", "\n").replace("\r", "\n")  # the line ends Python knows, as one
     if prompt == "harness":
         text = text.split("[ANSWER]", 1)[-1].split("[/ANSWER]", 1)[0]
     text = _strip_fences(text.split("# done", 1)[0]).strip()
@@ -156,7 +181,7 @@ def parse_answer(generation: str, prompt: str) -> Check:
         return Check("", "empty")
     if len(text) > MAX_ANSWER_CHARS:
         return Check(text[:200], "unparseable")
-    lines = text.splitlines()
+    lines = text.split("\n")
     # The whole text, else its longest run of first lines that is Python: the model may go on talking.
     candidates = [text, *("\n".join(lines[:count]) for count in range(min(len(lines) - 1, _LINES_TRIED), 0, -1))]
     for candidate in candidates:
@@ -167,31 +192,34 @@ def parse_answer(generation: str, prompt: str) -> Check:
         read = _operands(answer)
         if read is None:
             continue
+        if isinstance(read, str):
+            return Check(answer, read)
         expressions, links = read
-        if not expressions:
-            return Check(answer, "calls_f")
         return Check(answer, expressions=expressions, links=links)
     return Check(text, "unparseable")
 
 
 # ---------------------------------------------------------------------------------- scoring
-def _reference(doc: dict) -> Any:
-    """The expected output as a value (every CRUXEval output is a Python literal)."""
-    return ast.literal_eval(doc["output"])
+def score_generations(generations: list[list[str]], outputs: list[str], prompt: str, timeout: float,
+                      label: str) -> list[list[str]]:
+    """Every generation of every problem (its expected output given as the benchmark spells it),
+    checked in the sandbox and judged here: one JSON object (answer, status, detail) per sample."""
+    checks = []
+    for samples in generations:
+        row = []
+        for generation in samples:
+            try:
+                row.append(parse_answer(generation if isinstance(generation, str) else "", prompt))
+            except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
+                row.append(Check("", "unparseable"))
+        checks.append(row)
+    return score_checks(checks, [ast.literal_eval(output) for output in outputs], timeout, label)
 
 
 def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
     """lm-eval filter: every sample of every document checked in the sandbox, judged here."""
-    checks = []
-    for samples in resps:
-        row = []
-        for generation in samples:
-            try:
-                row.append(parse_answer(generation if isinstance(generation, str) else "", settings.prompt))
-            except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
-                row.append(Check("", "unparseable"))
-        checks.append(row)
-    return score_checks(checks, [_reference(doc) for doc in docs], settings.timeout, f"cruxeval_{settings.variant}")
+    return score_generations(resps, [doc["output"] for doc in docs], settings.prompt, settings.timeout,
+                             f"cruxeval_{settings.variant}")
 
 
 class CruxEval(Benchmark):

@@ -46,7 +46,7 @@ def chain_holds(reference: Any, values: Sequence[Any], links: Sequence[str]) -> 
 
 def verdict(check: Check, outcome: dict, reference: Any) -> tuple[str, str]:
     """(status, detail) of one checked sample; ``outcome`` is the sandbox's answer, as untrusted data."""
-    from mutators.execution.plain import PlainDataError, decode, exception_name
+    from mutators.execution.plain import PlainDataError, decode_all, exception_name
 
     status = outcome.get("status") if isinstance(outcome, dict) else None
     if status == "timeout":
@@ -65,8 +65,8 @@ def verdict(check: Check, outcome: dict, reference: Any) -> tuple[str, str]:
     if kind != "values" or not isinstance(values, list) or len(values) != len(check.expressions):
         return ERROR, "sandbox"
     try:
-        decoded = [decode(value) for value in values]
-    except (PlainDataError, RecursionError, MemoryError):
+        decoded = decode_all(values)
+    except (PlainDataError, RecursionError, MemoryError, ValueError):
         return ERROR, "undecodable"
     try:
         return (PASSED if chain_holds(reference, decoded, check.links) else WRONG), ""
@@ -75,10 +75,12 @@ def verdict(check: Check, outcome: dict, reference: Any) -> tuple[str, str]:
 
 
 def sandbox_task(check: Check, seconds: float) -> dict:
+    """The sandbox task for one check: everything it runs shares ``seconds`` (the program, if any,
+    gets as long again)."""
     payload = {"program": check.program, "expressions": check.expressions, "seconds": seconds}
+    budget = seconds * (2 if check.program is not None else 1)
     return {"kind": "evaluate", "payload": payload,
-            "limits": {"wall_seconds": seconds * (len(check.expressions) + 1) + 5,
-                       "cpu_seconds": int(seconds * (len(check.expressions) + 1)) + 1, "memory_mb": 1024}}
+            "limits": {"wall_seconds": budget + 5, "cpu_seconds": int(budget) + 1, "memory_mb": 1024}}
 
 
 def sanitized(text: str) -> str:

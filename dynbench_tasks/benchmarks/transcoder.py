@@ -211,24 +211,27 @@ def reference_job(harness: str, key: str, time_limit_ms: int) -> JavaJob:
     return _harness_job(judged.reference_block, [], key, judged, time_limit_ms)
 
 
-def _number(record: str) -> float | None:
+def _number(record: str) -> int | float | None:
     kind, _, text = record.partition(":")
     if kind in ("i", "c"):
-        return float(int(text))
+        return int(text)
     if kind == "d":
         return float(text)
     return None
 
 
 def same_record(actual: str, expected: str, comparison: str, threshold: float) -> bool:
-    """One reported value against the reference's, as the harness compared them (Java's numeric
-    promotion for numbers; its relative tolerance where it used one)."""
+    """One reported value against the reference's, as the harness compared them: integers exactly,
+    an integer against a floating-point value as Java promotes it (to a double), and with the
+    harness's relative tolerance where it used one."""
     a, e = _number(actual), _number(expected)
     if a is None or e is None:
         return actual == expected
     if comparison == TOLERANCE:
-        return abs(1 - (0.0000001 + abs(e)) / (abs(a) + 0.0000001)) < threshold
-    return a == e
+        return abs(1 - (0.0000001 + abs(float(e))) / (abs(float(a)) + 0.0000001)) < threshold
+    if isinstance(a, int) and isinstance(e, int):
+        return a == e
+    return float(a) == float(e)
 
 
 def records_verdict(result: JobResult, reference: list[str] | None, harness: JudgedHarness) -> str:

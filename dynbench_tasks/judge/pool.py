@@ -250,7 +250,7 @@ class JavaJudge(WorkerPool):
     """``with JavaJudge() as judge: results = judge.run(jobs)`` — results in job order."""
 
     def __init__(self, workers: int | None = None, batch_size: int = 48) -> None:
-        super().__init__([JudgeWorker() for _ in range(max(1, workers or os.cpu_count() or 1))], batch_size)
+        super().__init__(JudgeWorker, batch_size, max(1, workers or os.cpu_count() or 1))
 
     def run(self, jobs: Sequence[JavaJob], progress: Callable[[int], None] | None = None) -> list[JobResult]:
         keyed = [(str(i), job) for i, job in enumerate(jobs)]

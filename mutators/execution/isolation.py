@@ -117,6 +117,7 @@ def bubblewrap_launch(argv: Sequence[str], paths: dict[str, str], hidden: Sequen
     command += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc", "--dev", "/dev"]
     for folder in _SCRATCH:
         command += ["--size", str(SCRATCH_BYTES), "--tmpfs", folder]
+    command += ["--remount-ro", "/dev"]  # its device nodes stay usable; /dev/shm, mounted on it, stays writable
     as_root = os.getuid() == 0
     staged: list[tuple[str, str]] = []
     staging = tempfile.mkdtemp(prefix="dynbench-staging-") if as_root else None
@@ -145,22 +146,9 @@ def bubblewrap_launch(argv: Sequence[str], paths: dict[str, str], hidden: Sequen
     return Launch(["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script], staging)
 
 
-def python_readable() -> list[str]:
-    """What a sandboxed Python needs to read: its installation and its installed packages."""
-    import site
-    import sysconfig
-
-    paths = {sys.base_prefix, sys.base_exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    paths.update(site.getsitepackages())
-    user_site = site.getusersitepackages()
-    if isinstance(user_site, str) and os.path.isdir(user_site):
-        paths.add(user_site)
-    paths.update(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
-    return sorted(p for p in paths if p and os.path.isdir(p))
-
-
 def python_site_folders() -> list[str]:
-    """Folders of installed packages a sandboxed program may import from (numpy, where present)."""
+    """Folders of installed packages a sandboxed program may import from (numpy, where present): the
+    interpreter's site folders and any other site-packages folder on its path."""
     import site
     import sysconfig
 
@@ -168,7 +156,14 @@ def python_site_folders() -> list[str]:
     user_site = site.getusersitepackages()
     if isinstance(user_site, str):
         folders.append(user_site)
+    folders += [path for path in sys.path if os.path.basename(path) in ("site-packages", "dist-packages")]
     return list(dict.fromkeys(os.path.realpath(f) for f in folders if os.path.isdir(f)))
+
+
+def python_readable() -> list[str]:
+    """What a sandboxed Python needs to read: its installation and its installed packages."""
+    paths = {sys.base_prefix, sys.base_exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    return sorted({p for p in paths if p and os.path.isdir(p)} | set(python_site_folders()))
 
 
 def _probe() -> str | None:

@@ -16,6 +16,8 @@ import math
 MAX_DEPTH = 64
 MAX_NODES = 100_000
 MAX_CHARACTERS = 2_000_000  # str, bytes and int digits together
+MAX_INT_DIGITS = 4000  # below the interpreter's own int/str limit (4300), so no conversion can refuse
+_COLLISION_CHECK = 64  # sets and dicts this large must not hash most of their members alike
 
 _ATOMS = ("int", "float", "complex", "str", "bytes", "bool", "none")
 _SEQUENCES = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
@@ -51,6 +53,14 @@ def _float_text(value):
     if math.isnan(value):
         return "nan"
     return repr(value)  # "inf", "-inf" and every finite float round-trip through float()
+
+
+def decode_all(values):
+    """Several encoded values under one shared budget (a result cannot multiply the bounds)."""
+    if type(values) is not list:
+        raise PlainDataError("not a list of values")
+    budget = _Budget()
+    return [decode(value, 0, budget) for value in values]
 
 
 def encode(value, _depth=0, _budget=None):
@@ -100,8 +110,21 @@ def _float(text):
         raise PlainDataError("bad float") from None
 
 
+def _hashable_apart(items):
+    """Members that mostly share one hash (crafted ints or tuples) would make building the set take
+    quadratic time here, outside the sandbox: refuse them."""
+    if len(items) >= _COLLISION_CHECK:
+        try:
+            hashes = {hash(item) for item in items}
+        except TypeError:
+            raise PlainDataError("unhashable member") from None
+        if len(hashes) < len(items) // 2:
+            raise PlainDataError("degenerate hashes")
+
+
 def decode(data, _depth=0, _budget=None):
-    """The value an :func:`encode` result stands for; raises PlainDataError if it is not one."""
+    """The value an :func:`encode` result stands for; raises PlainDataError if it is not one.
+    Values decoded with one ``_budget`` share its bounds."""
     budget = _budget if _budget is not None else _Budget()
     if _depth > MAX_DEPTH:
         raise PlainDataError("too deep")
@@ -115,7 +138,7 @@ def decode(data, _depth=0, _budget=None):
         (item,) = rest
         if tag == "bool" and type(item) is bool:
             return item
-        if tag == "int" and type(item) is str and len(item) <= 5000 and item.isascii() and \
+        if tag == "int" and type(item) is str and len(item) <= MAX_INT_DIGITS and item.isascii() and \
                 item.removeprefix("-").isdigit():
             budget.take(characters=len(item))
             return int(item)
@@ -133,19 +156,21 @@ def decode(data, _depth=0, _budget=None):
         return complex(_float(rest[0]), _float(rest[1]))
     if tag in _SEQUENCES and len(rest) == 1 and type(rest[0]) is list:
         items = [decode(item, _depth + 1, budget) for item in rest[0]]
+        if tag in ("set", "frozenset"):
+            _hashable_apart(items)
         try:
             return _SEQUENCES[tag](items)
         except TypeError:  # an unhashable member of a set
             raise PlainDataError("bad set") from None
     if tag == "dict" and len(rest) == 1 and type(rest[0]) is list:
-        result = {}
+        pairs = []
         for pair in rest[0]:
             if type(pair) is not list or len(pair) != 2:
                 raise PlainDataError("bad dict")
-            key = decode(pair[0], _depth + 1, budget)
-            try:
-                result[key] = decode(pair[1], _depth + 1, budget)
-            except TypeError:
-                raise PlainDataError("bad dict key") from None
-        return result
+            pairs.append((decode(pair[0], _depth + 1, budget), decode(pair[1], _depth + 1, budget)))
+        _hashable_apart([key for key, _ in pairs])
+        try:
+            return dict(pairs)
+        except TypeError:
+            raise PlainDataError("bad dict key") from None
     raise PlainDataError("not an encoded value")

@@ -90,7 +90,7 @@ class _Worker:
                 results = json.loads(line)["results"]
                 if not isinstance(results, list) or len(results) != len(tasks):
                     raise ValueError("wrong number of results")
-            except (OSError, ValueError, KeyError, TypeError):
+            except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError):
                 self.close()
                 self._start()
                 return [dict(WORKER_ENDED) for _ in tasks]
@@ -122,7 +122,7 @@ class Sandbox(WorkerPool):
         _check_platform()
         self.isolation = isolation()
         count = max(1, workers or os.cpu_count() or 1)
-        super().__init__([_Worker(self.isolation, hidden, hash_seed) for _ in range(count)], batch_size)
+        super().__init__(lambda: _Worker(self.isolation, hidden, hash_seed), batch_size, count)
 
     def run(self, tasks: Sequence[dict], progress: Callable[[int], None] | None = None) -> list[dict]:
         """Run every task; ``progress(n)`` is called as each batch of ``n`` tasks finishes."""

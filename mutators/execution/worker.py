@@ -218,12 +218,13 @@ def task_evaluate(payload):
         if kind != "return":
             return {"outcome": "program_" + kind, "exception": value if kind == "raise" else None}
     values = []
+    deadline = time.monotonic() + payload["seconds"]  # one budget for all of them
     for expression in payload["expressions"]:
         def evaluate(expression=expression):
             random.seed(0)
             return eval(expression, namespace)
 
-        kind, value, _ = _timed(evaluate, payload["seconds"])
+        kind, value, _ = _timed(evaluate, max(0.001, deadline - time.monotonic()))
         if kind != "return":
             return {"outcome": kind, "exception": value if kind == "raise" else None}
         values.append(value)
@@ -295,9 +296,11 @@ def _child(task, workdir, write_fd, config):
 
 def _read_message(read_fd, deadline):
     """The child's length-prefixed result; b"" if it closed the pipe first, None past the deadline."""
-    buffer = b""
+    buffer = bytearray()
     expected = None
     while expected is None or len(buffer) < expected:
+        if expected is not None and expected > RESULT_CAP + 4:
+            return b"{}"  # no result of ours is that large: a child is writing its own
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return None
@@ -310,7 +313,7 @@ def _read_message(read_fd, deadline):
         buffer += chunk
         if expected is None and len(buffer) >= 4:
             expected = 4 + struct.unpack("!I", buffer[:4])[0]
-    return buffer[4:expected]
+    return bytes(buffer[4:expected])
 
 
 class _Reaper:
@@ -345,6 +348,31 @@ class _Reaper:
 _WORKDIR_BASE = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
+def _depth(value, limit):
+    """Whether ``value`` nests no deeper than ``limit`` (iteratively: a child chose its shape)."""
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if level > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return True
+
+
+def _checked_message(data):
+    """A child's message as the caller may read it; a garbled, deep or huge one becomes an error."""
+    try:
+        message = json.loads(data)
+    except (ValueError, RecursionError, MemoryError):
+        return {"status": "error", "error": "garbled result"}
+    if not isinstance(message, dict) or not _depth(message, 2 * plain.MAX_DEPTH + 8):
+        return {"status": "error", "error": "garbled result"}
+    return message
+
+
 def run_task(task, reaper, config):
     limits = task["limits"]
     workdir = tempfile.mkdtemp(prefix="dynbench-sandbox-", dir=_WORKDIR_BASE)
@@ -358,10 +386,7 @@ def run_task(task, reaper, config):
     os.close(read_fd)
     if data:
         reaper.kill(pid, workdir)
-        try:
-            return json.loads(data)
-        except ValueError:
-            return {"status": "error", "error": "garbled result"}
+        return _checked_message(data)
     _kill_group(pid)
     status = reaper.status_of(pid)
     shutil.rmtree(workdir, ignore_errors=True)
@@ -382,13 +407,30 @@ def _stand_alone():
         ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
 
 
+def _clear_ipc():
+    """Remove the System V shared memory, semaphores and message queues a task left in this sandbox's
+    IPC namespace (POSIX ones live in /dev/shm)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+    except (ImportError, OSError):
+        return
+    removers = {"shm": lambda i: libc.shmctl(i, 0, None), "sem": lambda i: libc.semctl(i, 0, 0),
+                "msg": lambda i: libc.msgctl(i, 0, None)}  # 0: IPC_RMID
+    for kind, remove in removers.items():
+        with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/sysvipc/" + kind) as table:
+            for line in list(table)[1:]:
+                remove(int(line.split()[1]))
+
+
 def _clear_namespace():
     """Kill every other process of this PID namespace and empty the private scratch folders."""
     with contextlib.suppress(ProcessLookupError):
         os.kill(-1, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        while os.waitpid(-1, os.WNOHANG)[0]:
-            pass
+    with contextlib.suppress(ChildProcessError):  # wait for them all: the next task starts alone
+        while True:
+            os.waitpid(-1, 0)
     for folder in ("/tmp", "/dev/shm"):
         with contextlib.suppress(OSError):
             for name in os.listdir(folder):
@@ -419,6 +461,7 @@ def main():
             results.append(run_task(task, reaper, config))
             if config["init"]:
                 _clear_namespace()
+                _clear_ipc()
             reaper.reap()
         sys.stdout.write(json.dumps({"results": results}) + "\n")
         sys.stdout.flush()

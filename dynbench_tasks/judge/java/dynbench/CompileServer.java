@@ -113,6 +113,22 @@ public final class CompileServer {
         }
     }
 
+    /** Each job's sources compiled on their own, so one job cannot fail the others of its batch. */
+    static void compileAlone(JavaCompiler compiler, JavaFileManager memory, List<String> options,
+                             List<Source> pending, Map<String, ByteArrayOutputStream> output) {
+        Map<Job, List<Source>> byJob = new java.util.LinkedHashMap<>();
+        for (Source source : pending) {
+            byJob.computeIfAbsent(source.job, job -> new ArrayList<>()).add(source);
+        }
+        for (Map.Entry<Job, List<Source>> entry : byJob.entrySet()) {
+            DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+            if (!compiler.getTask(null, memory, diagnostics, options, null, entry.getValue()).call()) {
+                entry.getKey().status = COMPILE_ERROR;
+                entry.getKey().diagnostics = diagnostics.getDiagnostics().toString();
+            }
+        }
+    }
+
     static void compile(JavaCompiler compiler, List<Job> jobs) {
         Map<String, ByteArrayOutputStream> output = new HashMap<>();
         StandardJavaFileManager standard = compiler.getStandardFileManager(null, null, StandardCharsets.UTF_8);
@@ -154,11 +170,9 @@ public final class CompileServer {
                     }
                 }
             }
-            if (failed.isEmpty()) {  // an error no source owns: blame everything still pending
-                for (Source source : pending) {
-                    failed.add(source.job);
-                    source.job.diagnostics = diagnostics.getDiagnostics().toString();
-                }
+            if (failed.isEmpty()) {  // an error no source owns: find whose, one job at a time
+                compileAlone(compiler, memory, options, pending, output);
+                break;
             }
             for (Job job : failed) {
                 job.status = COMPILE_ERROR;
