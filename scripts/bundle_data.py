@@ -16,7 +16,7 @@ import json
 import shutil
 from pathlib import Path
 
-from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.benchmarks import BENCHMARKS, WITH_OWN_PROGRAMS
 from dynbench_tasks.benchmarks.records import BUNDLED, MANIFEST
 
 
@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("folder", type=Path, help="a data folder in the layout of the shared data folder")
     args = parser.parse_args()
     manifest = {}
-    for benchmark in BENCHMARKS.values():
+    for benchmark in (BENCHMARKS[name] for name in WITH_OWN_PROGRAMS):
         data = (args.folder / benchmark.filename).read_bytes()
         with (BUNDLED / f"{benchmark.filename}.gz").open("wb") as raw, gzip.GzipFile(
                 filename="", mode="wb", compresslevel=9, fileobj=raw, mtime=0) as packed:

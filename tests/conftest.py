@@ -12,11 +12,11 @@ REPO = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="session")
 def data_dir(tmp_path_factory) -> Path:
     """A data folder holding the bundled benchmark files, uncompressed (what users keep beside a clone)."""
-    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.benchmarks import BENCHMARKS, WITH_OWN_PROGRAMS
     from dynbench_tasks.benchmarks.records import read_data_file
 
     folder = tmp_path_factory.mktemp("data")
-    for benchmark in BENCHMARKS.values():
+    for benchmark in (BENCHMARKS[name] for name in WITH_OWN_PROGRAMS):
         (folder / benchmark.filename).write_text(read_data_file(benchmark.filename, None).text, encoding="utf-8")
     return folder
 

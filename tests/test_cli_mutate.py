@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
+from dynbench_tasks.benchmarks import BENCHMARKS, WITH_OWN_PROGRAMS, load_benchmark
 from mutators import mutate
 from mutators.equivalence import check_equivalence
 
@@ -20,7 +20,7 @@ def dynbench(*args, env=None):
     return subprocess.run(command, capture_output=True, text=True, env=env)
 
 
-@pytest.mark.parametrize("benchmark", sorted(BENCHMARKS))
+@pytest.mark.parametrize("benchmark", WITH_OWN_PROGRAMS)
 def test_mutate_and_verify_each_benchmark(benchmark, data_dir, tmp_path):
     out = tmp_path / "out.jsonl"
     done = dynbench("mutate", "--benchmark", benchmark, "--chain", "FUV", "--seed", "3", "--verify",

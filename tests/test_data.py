@@ -12,7 +12,7 @@ from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
 from dynbench_tasks.benchmarks import records as records_module
 from dynbench_tasks.errors import DataError, SettingsError
 
-COUNTS = {"cruxeval": 800, "avatar": 250, "codenet": 200, "transcoder": 568}
+COUNTS = {"cruxeval": 800, "cruxeval_input": 800, "avatar": 250, "codenet": 200, "transcoder": 568}
 
 
 def _fresh_bundle(monkeypatch, folder):

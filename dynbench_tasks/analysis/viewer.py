@@ -38,12 +38,14 @@ def _samples(sample: dict) -> list[dict]:
     return decoded
 
 
-def _reference(doc: dict) -> str:
-    if "output" in doc:
-        return f"<p>reference: <code>{html.escape(str(doc['output']))}</code></p>"
-    if doc.get("java"):
-        return f"<details><summary>reference Java</summary><pre>{html.escape(doc['java'])}</pre></details>"
-    return ""
+def _reference(benchmark: str, doc: dict) -> str:
+    spec = BENCHMARKS[benchmark]
+    answer = spec.reference_answer(doc)
+    if answer is None:
+        return ""
+    if spec.needs_jdk:
+        return f"<details><summary>reference Java</summary><pre>{html.escape(answer)}</pre></details>"
+    return f"<p>reference: <code>{html.escape(str(answer))}</code></p>"
 
 
 def _answers(sample: dict | None, title: str) -> str:
@@ -85,7 +87,7 @@ def write_viewer(run_dir: str, task: str, out: Path) -> int:
         flips += flip
         parts.append(
             f"<section data-flip='{int(flip)}'><h2>{html.escape(identifier)}"
-            f"{' — outcome flip' if flip else ''}</h2>{_reference(doc)}"
+            f"{' — outcome flip' if flip else ''}</h2>{_reference(variant.benchmark, doc)}"
             + differ.make_table(before.splitlines(), after.splitlines(), "original", "mutated")
             + _answers(original, "on orig") + _answers(sample, f"on {task}") + "</section>"
         )

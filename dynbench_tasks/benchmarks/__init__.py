@@ -11,10 +11,13 @@ from dynbench_tasks.benchmarks.avatar import AVATAR
 from dynbench_tasks.benchmarks.base import Benchmark, Program
 from dynbench_tasks.benchmarks.codenet import CODENET
 from dynbench_tasks.benchmarks.cruxeval import CRUXEVAL
+from dynbench_tasks.benchmarks.cruxeval_input import CRUXEVAL_INPUT
 from dynbench_tasks.benchmarks.records import parse_records, read_data_file, read_jsonl
 from dynbench_tasks.benchmarks.transcoder import TRANSCODER
 
-BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (CRUXEVAL, AVATAR, CODENET, TRANSCODER)}
+BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (CRUXEVAL, CRUXEVAL_INPUT, AVATAR, CODENET, TRANSCODER)}
+# One benchmark per data file: the others (input prediction) ask about the same programs.
+WITH_OWN_PROGRAMS = list({b.filename: name for name, b in reversed(BENCHMARKS.items())}.values())[::-1]
 
 
 def load_benchmark(name: str, data_dir: str | None = None) -> list[dict]:
@@ -25,4 +28,4 @@ def load_benchmark(name: str, data_dir: str | None = None) -> list[dict]:
     return parse_records(found.text, str(found.path), benchmark.required)
 
 
-__all__ = ["BENCHMARKS", "Benchmark", "Program", "load_benchmark", "read_jsonl"]
+__all__ = ["BENCHMARKS", "WITH_OWN_PROGRAMS", "Benchmark", "Program", "load_benchmark", "read_jsonl"]

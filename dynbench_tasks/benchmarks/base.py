@@ -57,6 +57,10 @@ class Benchmark:
         """Columns a task's documents carry besides the program, the original and the mutation record."""
         return {}
 
+    def reference_answer(self, doc: dict) -> str | None:
+        """The answer the benchmark itself gives for a document (shown beside a model's, never scored)."""
+        return None
+
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
         """The lm-eval config keys this benchmark decides: prompt, target, few-shot, scoring filter,
         and ``stop`` (the generation's stop strings)."""

@@ -41,34 +41,27 @@ def paper_prompt(doc: dict) -> str:
     return f"{PAPER_INSTRUCTION}\n\n{doc['code']}\nassert f({doc['input']}) =="
 
 
-@lru_cache(maxsize=1)
-def _builtin_output_task() -> dict:
-    """lm-eval's own cruxeval_output task config, as the installed lm-eval ships it."""
+@lru_cache(maxsize=2)
+def builtin_task(name: str) -> dict:
+    """One of lm-eval's own cruxeval task configs, as the installed lm-eval ships it."""
     import lm_eval
     from lm_eval.tasks._yaml_loader import load_yaml
 
-    return load_yaml(Path(lm_eval.__file__).parent / "tasks" / "cruxeval" / "cruxeval_output.yaml")
+    return load_yaml(Path(lm_eval.__file__).parent / "tasks" / "cruxeval" / f"{name}.yaml")
 
 
-def _task_config(settings: TaskSettings) -> dict[str, Any]:
-    """The prompt-dependent part of a CRUXEval task's lm-eval config."""
-    scoring = [{"name": "sandbox", "filter": [{"function": "custom", "filter_fn": partial(score, settings=settings)}]}]
+def prompt_config(settings: TaskSettings, score_function, paper_prompt_function, builtin: str) -> dict[str, Any]:
+    """The prompt-dependent part of a CRUXEval task's lm-eval config: the paper's prompt (0-shot,
+    stop at ``# done``) or lm-eval's own ``builtin`` task's (``prompt: harness``)."""
+    scoring = [{"name": "sandbox",
+                "filter": [{"function": "custom", "filter_fn": partial(score_function, settings=settings)}]}]
     if settings.prompt == "harness":
-        builtin = _builtin_output_task()
+        config = builtin_task(builtin)
         prompt_keys = ("description", "doc_to_text", "doc_to_target", "num_fewshot", "fewshot_config")
-        return {
-            **{key: builtin[key] for key in prompt_keys},
-            "filter_list": scoring,
-            "stop": list(builtin["generation_kwargs"]["until"]),
-        }
-    return {
-        "description": "",
-        "doc_to_text": paper_prompt,
-        "doc_to_target": "output",
-        "num_fewshot": 0,
-        "filter_list": scoring,
-        "stop": ["# done"],
-    }
+        return {**{key: config[key] for key in prompt_keys}, "filter_list": scoring,
+                "stop": list(config["generation_kwargs"]["until"])}
+    return {"description": "", "doc_to_text": paper_prompt_function, "doc_to_target": "output", "num_fewshot": 0,
+            "filter_list": scoring, "stop": ["# done"]}
 
 
 # ---------------------------------------------------------------------------------- answers
@@ -88,24 +81,34 @@ _VALUE_NODES = (ast.Expression, ast.Constant, ast.List, ast.Tuple, ast.Set, ast.
                 ast.unaryop, ast.boolop, ast.cmpop)
 
 
-def _calls_f(node: ast.AST) -> bool:
+def calls_f(node: ast.AST) -> bool:
     return any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "f" for n in ast.walk(node)
     )
 
 
-def _states_a_value(node: ast.AST) -> bool:
+def states_a_value(node: ast.AST, names: frozenset[str] = frozenset(), functions: bool = False) -> bool:
     """Whether an answer writes its value out rather than computes it with code of its own: literals,
-    containers, arithmetic, comparisons, the built-ins of ``_VALUE_CALLS`` and methods of values; no
-    other names, no lambdas, comprehensions or assignments, nothing spelled with an underscore first."""
-    for child in ast.walk(node):
-        if not isinstance(child, _VALUE_NODES):
-            return False
-        if isinstance(child, ast.Name) and child.id not in ("True", "False", "None", *_VALUE_CALLS):
-            return False
-        if isinstance(child, ast.Attribute) and child.attr.startswith("_"):
-            return False
-    return True
+    containers, arithmetic, comparisons, the built-ins of ``_VALUE_CALLS``, methods of values and the
+    ``names`` the program defines (as values, never called); with ``functions``, also lambdas made of
+    the same, passed on but not called (CRUXEval's own inputs pass some); no comprehensions or
+    assignments, nothing spelled with an underscore first."""
+    if functions and isinstance(node, ast.Lambda):
+        parameters = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
+        parameters |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None}
+        defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+        return all(states_a_value(d, names, functions) for d in defaults) and states_a_value(
+            node.body, names | frozenset(parameters), functions)
+    if not isinstance(node, _VALUE_NODES):
+        return False
+    if isinstance(node, ast.Name) and node.id not in ("True", "False", "None", *_VALUE_CALLS, *names):
+        return False
+    if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+        return False
+    if isinstance(node, ast.Call) and not (
+            isinstance(node.func, ast.Attribute) or (isinstance(node.func, ast.Name) and node.func.id in _VALUE_CALLS)):
+        return False  # only value-building built-ins and methods of values are called, never code of its own
+    return all(states_a_value(child, names, functions) for child in ast.iter_child_nodes(node))
 
 
 def _span(first: ast.AST, last: ast.AST) -> ast.AST:
@@ -127,7 +130,7 @@ def _right_side(candidate: str) -> str | None:
         return None
     first = tree.body[0]
     test = first.test if isinstance(first, ast.Assert) else first.value if isinstance(first, ast.Expr) else None
-    if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq) and _calls_f(test.left):
+    if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq) and calls_f(test.left):
         tail = (ast.get_source_segment(candidate, _span(test.left, test)) or "").strip()
         return tail.removeprefix("==").strip()
     if len(tree.body) == 1 and isinstance(first, ast.Expr):
@@ -146,9 +149,9 @@ def _operands(answer: str) -> tuple[list[str], list[str]] | str | None:
         whole = ast.parse(f"({answer})", mode="eval")
     except _PARSE_FAILURES:
         return None
-    if _calls_f(whole):
+    if calls_f(whole):
         return "calls_f"
-    if not _states_a_value(whole):
+    if not states_a_value(whole):
         return "not_a_value"
     source = f"{_CALL} == {answer}"
     try:
@@ -171,20 +174,29 @@ def _strip_fences(text: str) -> str:
     return "\n".join(line for line in text.split("\n") if not line.strip().startswith("```"))
 
 
-def parse_answer(generation: str, prompt: str) -> Check:
-    """What one generation answers, and what must run to check it. Never raises."""
-    text = generation.replace("\r\n", "\n").replace("\r", "\n")  # the line ends Python knows, as one
+def answer_text(generation: str, prompt: str) -> str:
+    """The part of a generation that answers: inside ``[ANSWER]`` tags for the harness prompt, before
+    ``# done``, without Markdown fences, with the line ends Python knows made one."""
+    text = generation.replace("\r\n", "\n").replace("\r", "\n")
     if prompt == "harness":
         text = text.split("[ANSWER]", 1)[-1].split("[/ANSWER]", 1)[0]
-    text = _strip_fences(text.split("# done", 1)[0]).strip()
+    return _strip_fences(text.split("# done", 1)[0]).strip()
+
+
+def candidates(text: str) -> list[str]:
+    """The whole text, else its longest runs of first lines: the model may go on talking."""
+    lines = text.split("\n")
+    return [text, *("\n".join(lines[:count]) for count in range(min(len(lines) - 1, _LINES_TRIED), 0, -1))]
+
+
+def parse_answer(generation: str, prompt: str) -> Check:
+    """What one generation answers, and what must run to check it. Never raises."""
+    text = answer_text(generation, prompt)
     if not text:
         return Check("", "empty")
     if len(text) > MAX_ANSWER_CHARS:
         return Check(text[:200], "unparseable")
-    lines = text.split("\n")
-    # The whole text, else its longest run of first lines that is Python: the model may go on talking.
-    candidates = [text, *("\n".join(lines[:count]) for count in range(min(len(lines) - 1, _LINES_TRIED), 0, -1))]
-    for candidate in candidates:
+    for candidate in candidates(text):
         answer = _right_side(candidate.strip().removesuffix(",").strip())
         if not answer:
             continue
@@ -248,8 +260,11 @@ class CruxEval(Benchmark):
             "original_input": [record["input"] for record in records],
         }
 
+    def reference_answer(self, doc: dict) -> str | None:
+        return doc["output"]
+
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
-        return _task_config(settings)
+        return prompt_config(settings, score, paper_prompt, "cruxeval_output")
 
 
 CRUXEVAL = CruxEval()

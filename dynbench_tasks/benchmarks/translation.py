@@ -47,6 +47,9 @@ class TranslationBenchmark(Benchmark):
         """What the judge runs for one reply; None when the reply holds no usable Java."""
         raise NotImplementedError
 
+    def reference_answer(self, doc: dict) -> str | None:
+        return doc.get(self.reference_field) if self.reference_field else None
+
     def reference_items(self, records: list[dict]) -> list[tuple[str, dict]]:
         """(the benchmark's own Java, its document) for every judgeable problem."""
         from dynbench_tasks.errors import DataError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.benchmarks import BENCHMARKS, WITH_OWN_PROGRAMS
 from dynbench_tasks.cli.arguments import add_data_dir, names_from, output_file
 
 
@@ -17,8 +17,8 @@ def add_parsers(commands) -> None:
     )
     add_data_dir(stats)
     stats.add_argument("--seed", type=int, default=0)
-    stats.add_argument("--benchmarks", type=names_from(BENCHMARKS), default=",".join(BENCHMARKS),
-                       help="comma-separated (default: all four)")
+    stats.add_argument("--benchmarks", type=names_from(BENCHMARKS), default=",".join(WITH_OWN_PROGRAMS),
+                       help=f"comma-separated (default: each set of programs once: {', '.join(WITH_OWN_PROGRAMS)})")
     stats.add_argument("--out", type=output_file, metavar="FILE.json", help="also write the per-program edit distances")
     stats.set_defaults(handler=run)
 

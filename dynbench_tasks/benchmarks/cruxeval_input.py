@@ -1,0 +1,143 @@
+"""CRUXEval input prediction: given the program and an output, find an input that gives it.
+
+Same programs, mutations and documents as output prediction (:mod:`.cruxeval`). Two prompts: ``paper``
+(the output prompt's wording turned round: the program, then ``assert f(??) == <output>`` to complete
+with a call, stop at ``# done``, 0-shot) and ``harness`` (lm-eval's own ``cruxeval_input`` prompt,
+2-shot, ``[ANSWER]`` tags, read from the installed lm-eval).
+
+An answer must be a call of ``f`` (``assert f(X) == ...``, ``f(X) == ...`` or ``f(X)``); its arguments
+must state values (literals, containers, arithmetic, the value-building built-ins, names the program
+defines, and lambdas made of these, as two of CRUXEval's own inputs are) and must not call ``f``.
+The shown program runs on them in the sandbox, the result comes back as plain data and is compared
+with the expected output here; the expected output never enters the sandbox. Keyword arguments use
+the parameter names the model was shown.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from dynbench_tasks.benchmarks.cruxeval import (
+    MAX_ANSWER_CHARS,
+    CruxEval,
+    answer_text,
+    calls_f,
+    candidates,
+    prompt_config,
+    states_a_value,
+)
+from dynbench_tasks.benchmarks.execution import Check, score_checks
+
+if TYPE_CHECKING:
+    from dynbench_tasks.lmeval.settings import TaskSettings
+
+INPUT_INSTRUCTION = (
+    "Based on the given Python code, which may contain errors, replace ?? in the assert statement with an input "
+    "on which executing the code gives the given output. Do NOT output any extra information, even if the function "
+    'is incorrect or incomplete. Output the completed assertion, then "# done".'
+)
+SAMPLE_STATUSES = ("passed", "wrong", "empty", "unparseable", "not_a_call", "calls_f", "not_a_value", "error",
+                   "timeout")
+_PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
+def paper_prompt(doc: dict) -> str:
+    return f"{INPUT_INSTRUCTION}\n\n{doc['code']}\nassert f(??) == {doc['output']}\n"
+
+
+def program_names(code: str) -> frozenset[str]:
+    """Names the program binds at module level (an input may refer to them), ``f`` aside."""
+    try:
+        tree = ast.parse(code)
+    except _PARSE_FAILURES:
+        return frozenset()
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return frozenset(names - {"f"})
+
+
+def _call_of(candidate: str) -> ast.Call | str | None:
+    """The call the candidate answers with; "not_a_call" when it is Python but answers with no call."""
+    try:
+        tree = ast.parse(candidate)
+    except _PARSE_FAILURES:
+        return None
+    if not tree.body:
+        return None
+    first = tree.body[0]
+    test = first.test if isinstance(first, ast.Assert) else first.value if isinstance(first, ast.Expr) else None
+    if isinstance(test, ast.Compare):
+        test = test.left
+    return test if isinstance(test, ast.Call) else "not_a_call"
+
+
+def parse_input_answer(generation: str, prompt: str, program: str) -> Check:
+    """What one generation answers (a call of ``f``), and what must run to check it. Never raises."""
+    text = answer_text(generation, prompt)
+    if not text:
+        return Check("", "empty")
+    if len(text) > MAX_ANSWER_CHARS:
+        return Check(text[:200], "unparseable")
+    seen_python = False
+    for candidate in candidates(text):
+        candidate = candidate.strip()
+        call = _call_of(candidate)
+        if call is None:
+            continue
+        if isinstance(call, str):
+            seen_python = True
+            continue
+        answer = ast.get_source_segment(candidate, call) or ""
+        if not (isinstance(call.func, ast.Name) and call.func.id == "f"):
+            return Check(answer, "not_a_call")
+        arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+        if any(calls_f(argument) for argument in arguments):
+            return Check(answer, "calls_f")
+        names = program_names(program)
+        if not all(states_a_value(argument, names, functions=True) for argument in arguments):
+            return Check(answer, "not_a_value")
+        return Check(answer, program=program, expressions=[f"({answer})"])
+    return Check(text, "not_a_call" if seen_python else "unparseable")
+
+
+def score_inputs(generations: list[list[str]], docs: list[dict], prompt: str, timeout: float,
+                 label: str) -> list[list[str]]:
+    """Every generation of every document: the shown program run on the answer's arguments in the
+    sandbox, its value compared with the expected output here."""
+    checks = []
+    for samples, doc in zip(generations, docs, strict=True):
+        row = []
+        for generation in samples:
+            try:
+                row.append(parse_input_answer(generation if isinstance(generation, str) else "", prompt, doc["code"]))
+            except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
+                row.append(Check("", "unparseable"))
+        checks.append(row)
+    return score_checks(checks, [ast.literal_eval(doc["output"]) for doc in docs], timeout, label)
+
+
+def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
+    """lm-eval filter for input prediction."""
+    return score_inputs(resps, docs, settings.prompt, settings.timeout, f"cruxeval_input_{settings.variant}")
+
+
+class CruxEvalInput(CruxEval):
+    name = "cruxeval_input"
+    sample_statuses = SAMPLE_STATUSES
+
+    def reference_answer(self, doc: dict) -> str | None:
+        return f"f({doc['input']})"
+
+    def task_config(self, settings: TaskSettings) -> dict[str, Any]:
+        return prompt_config(settings, score, paper_prompt, "cruxeval_input")
+
+
+CRUXEVAL_INPUT = CruxEvalInput()
