@@ -12,19 +12,21 @@ from mutators.condaug import CondAug
 from mutators.constunfold import ConstUnfold
 from mutators.errors import DynbenchError
 from mutators.for2while import For2While
+from mutators.newinput import NewInput
 from mutators.varnorm1 import VarNormI
 from mutators.varnorm2 import VarNormII
 from mutators.while2for import While2For
 
 # The paper's five operators (Tables 3 and 4 count them), then the ones dynbench adds.
 PAPER_OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, CondAug)
-OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, While2For, CondAug)
+OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, While2For, CondAug, NewInput)
 
 # The paper's multi-mutation presets (section 3).
 PRESETS: dict[str, tuple[str, ...]] = {
     "fuv": ("for2while", "constunfold", "varnorm2"),
     "auv": ("condaug", "constunfold", "varnorm1"),
     "afu": ("condaug", "for2while", "constunfold"),
+    "fuvi": ("for2while", "constunfold", "varnorm2", "newinput"),  # FUV with a new input: contamination's test
 }
 
 _BY_SPELLING: dict[str, type[Operator]] = {}

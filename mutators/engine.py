@@ -33,14 +33,18 @@ class MutationResult:
     seed: int
     steps: list[StepRecord] = field(default_factory=list)
     engine_version: str = ENGINE_VERSION
-    call_arguments: str | None = None  # the benchmark's call arguments, keywords renamed
+    call_arguments: str | None = None  # the call's arguments as shown, when not the benchmark's own text
+    expected_output: str | None = None  # the output for a new input (NewInput), when the input is new
+    new_input: str | None = None  # that new input, spelled for the original program
+    keyword_renames: dict[str, str] = field(default_factory=dict)  # entry point's parameters: old -> new
     checked_inputs: int = 0  # inputs on which the equivalence check compared original and mutant
     verified_inputs: int = 0  # of those, the ones on which the original itself ran cleanly (and right)
 
     def record(self) -> dict:
         """The ``mutation`` entry written beside each program."""
         record = asdict(self)
-        del record["code"], record["call_arguments"]
+        for written_elsewhere in ("code", "call_arguments", "expected_output", "new_input", "keyword_renames"):
+            del record[written_elsewhere]
         return record
 
 
@@ -76,8 +80,10 @@ def _parse_call(entry_point: str, arguments: str) -> ast.Call:
     return call
 
 
-def _rename_keywords(entry_point: str, arguments: str, renames: dict[str, str]) -> str:
+def rename_keywords(entry_point: str, arguments: str, renames: dict[str, str]) -> str:
     """The argument text with renamed keywords, every other byte as it was."""
+    if not renames:
+        return arguments
     call = cst.parse_expression(f"{entry_point}({arguments})")
     args = [
         arg.with_changes(keyword=arg.keyword.with_changes(value=renames[arg.keyword.value]))
@@ -159,5 +165,6 @@ def mutate(
         return result
     result.code, result.status = mutated, MUTATED
     if entry_point in keyword_renames:
-        result.call_arguments = _rename_keywords(entry_point, call_arguments, keyword_renames[entry_point])
+        result.keyword_renames = keyword_renames[entry_point]
+        result.call_arguments = rename_keywords(entry_point, call_arguments, result.keyword_renames)
     return result

@@ -10,12 +10,11 @@ that showed it in the reason. Mutation is correct by construction; this is the s
 
 from __future__ import annotations
 
-import ast
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from mutators.engine import MutationResult
+from mutators.engine import MutationResult, rename_keywords
 from mutators.execution import Sandbox
 from mutators.perturb import perturbed_inputs, render_arguments
 from mutators.programs import MUTATED, REJECTED, CallTests, StdinTests, Tests
@@ -27,23 +26,12 @@ class CheckSettings:
     seed: int = 0
 
 
-def _keyword_map(original: str, renamed: str | None) -> dict[str, str]:
-    if not renamed:
-        return {}
-    try:
-        before = ast.parse(f"f({original})", mode="eval").body.keywords
-        after = ast.parse(f"f({renamed})", mode="eval").body.keywords
-    except SyntaxError:
-        return {}
-    return {b.arg: a.arg for b, a in zip(before, after, strict=False) if b.arg and a.arg}
-
-
 def _call_inputs(result: MutationResult, tests: CallTests, settings: CheckSettings, code: str):
-    """(original text, mutant text, is_given) for every input to try."""
-    renames = _keyword_map(tests.arguments[0], result.call_arguments) if tests.arguments else {}
-    inputs = [(text, text, True) for text in tests.arguments]
-    if inputs and result.call_arguments:
-        inputs[0] = (tests.arguments[0], result.call_arguments, True)
+    """(original text, mutant text, is_given) for every input to try: the benchmark's own, the new
+    one NewInput chose, and perturbed extra ones; the mutant's spelling follows its renamed keywords."""
+    renames = result.keyword_renames
+    given = [*tests.arguments, *([result.new_input] if result.new_input else [])]
+    inputs = [(text, rename_keywords(tests.function, text, renames), True) for text in given]
     rng = random.Random(f"{settings.seed}\x00perturb\x00{code}")
     for args, kwargs in perturbed_inputs(tests.arguments, rng, tests.extra_inputs):
         renamed_kwargs = {renames.get(k, k): v for k, v in kwargs.items()}

@@ -26,6 +26,15 @@ def test_training_examples_learn_only_the_answer(tiny_model):
     assert example["labels"][: len(example["input_ids"]) - len(answer)] == [-100] * (len(example["input_ids"]) - len(answer))
 
 
+def test_raw_training_learns_the_data_files_own_text(tiny_model):
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model)
+    record = {"code": "def f(x):\n    return x\n", "input": "3", "output": "3"}
+    context, text = training_text(record, "raw")
+    assert context == "" and text == "def f(x):\n    return x\n\nassert f(3) == 3\n"
+    example = training_examples(tokenizer, [record], 768, "raw")[0]
+    assert example["labels"] == example["input_ids"]  # every token is learnt, as in pretraining on a crawl
+
+
 def test_contaminate_runs_end_to_end(tiny_model, small_data, tmp_path):
     out = tmp_path / "contamination"
     done = subprocess.run(

@@ -26,6 +26,7 @@ class Program:
     entry_point: str | None = None
     call_arguments: str | None = None
     tests: Tests | None = None
+    output: str | None = None  # what the benchmark's call returns (a literal), where the problem shows a call
 
 
 class Benchmark:
@@ -40,6 +41,7 @@ class Benchmark:
     default_timeout: ClassVar[float]  # seconds per scored answer (per test run for Java)
     max_gen_toks: ClassVar[int]
     needs_jdk: ClassVar[bool] = False
+    takes_new_inputs: ClassVar[bool] = False  # the call is part of the problem: NewInput may replace its input
     sample_statuses: ClassVar[tuple[str, ...]]  # every status a scored sample can get
     # The paper's Table 4 (programs, and programs each operator changes) and Table 3 (BLEU).
     paper_programs: ClassVar[int | None] = None
@@ -56,6 +58,12 @@ class Benchmark:
     def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
         """Columns a task's documents carry besides the program, the original and the mutation record."""
         return {}
+
+    @property
+    def variants(self) -> list[str]:
+        from dynbench_tasks.variants import variants_of
+
+        return variants_of(self.takes_new_inputs)
 
     def reference_answer(self, doc: dict) -> str | None:
         """The answer the benchmark itself gives for a document (shown beside a model's, never scored)."""

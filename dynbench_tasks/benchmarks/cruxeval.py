@@ -244,6 +244,7 @@ class CruxEval(Benchmark):
     default_timeout = 3.0
     max_gen_toks = 256
     sample_statuses = SAMPLE_STATUSES
+    takes_new_inputs = True
     paper_programs = 800
     paper_changed: ClassVar[Mapping[str, int]] = {
         "varnorm1": 785, "varnorm2": 785, "constunfold": 455, "for2while": 306, "condaug": 374}
@@ -251,13 +252,18 @@ class CruxEval(Benchmark):
         "varnorm1": 43.35, "varnorm2": 40.70, "constunfold": 70.41, "for2while": 44.45, "condaug": 55.64}
 
     def program(self, record: dict) -> Program:
-        return Program(record["code"], ProgramKind.FUNCTION, "f", record["input"], CallTests("f", [record["input"]]))
+        return Program(record["code"], ProgramKind.FUNCTION, "f", record["input"], CallTests("f", [record["input"]]),
+                       record["output"])
 
     def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
-        """The input as shown (renamed keywords follow renamed parameters) and as published."""
+        """Input and output as shown (renamed keywords follow renamed parameters; NewInput gives new
+        ones) and as published."""
+        pairs = list(zip(results, records, strict=True))
         return {
-            "input": [r.call_arguments or record["input"] for r, record in zip(results, records, strict=True)],
+            "input": [r.call_arguments or record["input"] for r, record in pairs],
             "original_input": [record["input"] for record in records],
+            "output": [r.expected_output or record["output"] for r, record in pairs],
+            "original_output": [record["output"] for record in records],
         }
 
     def reference_answer(self, doc: dict) -> str | None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from dynbench_tasks.cli.arguments import add_data_dir, names_from, positive_int
+from dynbench_tasks.contamination import TRAIN_FORMATS
 from dynbench_tasks.errors import SettingsError
 from dynbench_tasks.variants import VARIANTS
 
@@ -28,6 +29,9 @@ def add_parsers(commands) -> None:
     chosen.add_argument("--limit", type=positive_int, help="train on this many problems, drawn with --seed")
     chosen.add_argument("--ids", help="train on these problems (comma-separated ids)")
     contaminate.add_argument("--variants", type=names_from(VARIANTS), default="orig,fuv,auv,afu")
+    contaminate.add_argument("--train-format", choices=TRAIN_FORMATS, default=TRAIN_FORMATS[0],
+                             help="prompt: the tasks' prompt -> answer (default); raw: the data file's own text, "
+                             "program then assertion, all of it learnt")
     contaminate.add_argument("--epochs", type=float, default=20)
     contaminate.add_argument("--lr", type=float, default=1e-4)
     contaminate.add_argument("--batch-size", type=int, default=2)
@@ -59,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         TaskSettings.from_metadata({"benchmark": "cruxeval", "variant": variant, **metadata})
     ids = [i.strip() for i in args.ids.split(",")] if args.ids else None
     records = choose_problems(args.data_dir, args.limit, ids, args.seed)
-    settings = TrainingSettings(args.lr, args.batch_size, args.epochs, args.max_steps, args.seed)
+    settings = TrainingSettings(args.lr, args.batch_size, args.epochs, args.max_steps, args.seed,
+                                train_format=args.train_format)
     evaluation = Evaluation(args.device, args.eval_batch_size, args.max_gen_toks)
     summary = run_contamination(model, Path(args.out), args.variants, records, settings, metadata, evaluation,
                                 gguf_file)

@@ -73,42 +73,36 @@ def _programs(args) -> tuple[list[dict], list[Program], str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    from mutators import mutate, parse_chain
+    from dynbench_tasks.benchmarks.records import data_locations
+    from dynbench_tasks.mutation import mutate_programs
+    from mutators import parse_chain
+    from mutators.execution import Sandbox
+    from mutators.newinput import NewInput
 
     started = time.perf_counter()
     chain = parse_chain(args.chain, _options(args.option))
     records, programs, source = _programs(args)
+    if NewInput in chain.operators and not (args.benchmark and BENCHMARKS[args.benchmark].takes_new_inputs):
+        where = args.benchmark or "an --input file"
+        raise UsageError(f"operator newinput (I) needs a benchmark whose problems show a call; {where} has none")
     if args.limit is not None:
         records, programs = records[: args.limit], programs[: args.limit]
-    results = []
-    for program in tqdm(programs, desc=f"mutating ({chain.spec})", unit="program", disable=None, file=sys.stderr):
-        results.append(
-            mutate(
-                program.code, chain, args.seed, kind=program.kind,
-                entry_point=program.entry_point, call_arguments=program.call_arguments,
-            )
-        )
-    if args.verify:
-        _verify(args, programs, results)
+    sandboxes: dict = {}
+
+    def sandbox(hash_seed):
+        if hash_seed not in sandboxes:
+            sandboxes[hash_seed] = Sandbox(workers=args.workers, hidden=data_locations(), hash_seed=hash_seed)
+        return sandboxes[hash_seed]
+
+    try:
+        results = mutate_programs(programs, chain, args.seed, label=f"mutating ({chain.spec})", verify=args.verify,
+                                  sandbox=sandbox, check_seconds=args.timeout)
+    finally:
+        for box in sandboxes.values():
+            box.close()
     _write(args.out, records, results)
     print(json.dumps(_summary(source, chain.spec, args.seed, results, time.perf_counter() - started)), file=sys.stderr)
     return 0
-
-
-def _verify(args, programs: list[Program], results) -> None:
-    from tqdm import tqdm
-
-    from dynbench_tasks.benchmarks.records import data_locations
-    from mutators.equivalence import CheckSettings, check_equivalence
-    from mutators.execution import Sandbox
-
-    items = [(p.code, r, p.tests) for p, r in zip(programs, results, strict=True) if p.tests is not None]
-    with Sandbox(workers=args.workers, hidden=data_locations()) as sandbox, tqdm(
-        desc="checking equivalence", unit="task", disable=None, file=sys.stderr
-    ) as bar:
-        check_equivalence(items, sandbox, CheckSettings(seconds=args.timeout, seed=args.seed), progress=bar.update)
 
 
 def _write(path: Path, records: list[dict], results) -> None:
@@ -119,6 +113,8 @@ def _write(path: Path, records: list[dict], results) -> None:
             line["mutated_code"] = result.code
             if result.call_arguments is not None:
                 line["mutated_input"] = result.call_arguments
+            if result.expected_output is not None:
+                line["mutated_output"] = result.expected_output
             line["mutation"] = result.record()
             handle.write(json.dumps(line, ensure_ascii=False) + "\n")
     os.replace(temporary, path)

@@ -1,5 +1,5 @@
 """``dynbench contaminate``: the paper's RQ3 as a command. Fine-tune a causal LM on the original
-CRUXEval problems (the tasks' own prompt → answer format), then score the base and the fine-tuned
+CRUXEval problems (the tasks' own prompt → answer, or the data file's raw text), then score the base and the fine-tuned
 model through lm-eval on the static task and on dynamic variants, on the same problems, seeds and
 documents, and report the gain each variant shows. A contaminated static benchmark shows a large
 gain; a benchmark that still measures the model shows a small one."""
@@ -15,9 +15,11 @@ from pathlib import Path
 
 from dynbench_tasks.benchmarks import load_benchmark
 from dynbench_tasks.benchmarks.cruxeval import paper_prompt
+from dynbench_tasks.contamination import TRAIN_FORMATS
 from dynbench_tasks.lmeval.settings import check_ids
 
 logger = logging.getLogger("lm_eval.dynbench")
+PROMPT, RAW = TRAIN_FORMATS
 
 
 @dataclass
@@ -28,6 +30,7 @@ class TrainingSettings:
     max_steps: int = -1
     seed: int = 0
     max_length: int = 768
+    train_format: str = PROMPT
 
 
 def choose_problems(data_dir: str | None, limit: int | None, ids: list[str] | None, seed: int) -> list[dict]:
@@ -42,16 +45,22 @@ def choose_problems(data_dir: str | None, limit: int | None, ids: list[str] | No
     return sorted(random.Random(seed).sample(records, limit), key=lambda r: int(r["id"].split("_")[1]))
 
 
-def training_text(record: dict) -> tuple[str, str]:
-    """(prompt, completion) exactly as the tasks prompt the original program and expect the answer."""
+
+
+def training_text(record: dict, train_format: str = PROMPT) -> tuple[str, str]:
+    """(context, text to learn). ``prompt``: the tasks' own prompt of the original program, then the
+    answer they expect. ``raw``: the benchmark's public text as it sits in its data file, the program
+    and its assertion, all of it learnt, as a crawler would have scraped it."""
+    if train_format == RAW:
+        return "", f"{record['code']}\nassert f({record['input']}) == {record['output']}\n"
     return paper_prompt(record), f" {record['output']} # done"
 
 
-def training_examples(tokenizer, records: list[dict], max_length: int) -> list[dict]:
-    """Token ids of prompt + answer, with labels only on the answer (the prompt is masked out)."""
+def training_examples(tokenizer, records: list[dict], max_length: int, train_format: str = PROMPT) -> list[dict]:
+    """Token ids of context + text, with labels only on the text (the context is masked out)."""
     examples = []
     for record in records:
-        prompt, completion = training_text(record)
+        prompt, completion = training_text(record, train_format)
         prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
         answer_ids = tokenizer(completion, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
         examples.append({"input_ids": (prompt_ids + answer_ids)[-max_length:],
@@ -94,7 +103,7 @@ def fine_tune(model: str, records: list[dict], out: Path, settings: TrainingSett
     from transformers import Trainer, TrainingArguments
 
     network, tokenizer = load_model(model)
-    examples = training_examples(tokenizer, records, settings.max_length)
+    examples = training_examples(tokenizer, records, settings.max_length, settings.train_format)
 
     def collate(batch):
         width = max(len(e["input_ids"]) for e in batch)

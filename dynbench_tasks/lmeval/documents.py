@@ -9,21 +9,19 @@ the work and a change to any of them can never be served stale mutants.
 from __future__ import annotations
 
 import logging
-import sys
 from collections import Counter
 
 import datasets
-from tqdm import tqdm
 
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import SettingsError
 from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS, UNVERIFIED
 from dynbench_tasks.lmeval.runtime import shared_sandbox
 from dynbench_tasks.lmeval.settings import TaskSettings, check_ids
+from dynbench_tasks.mutation import mutate_programs
 from mutators import ENGINE_VERSION, MUTATED, STATUSES
 from mutators.chain import parse_chain
-from mutators.engine import MutationResult, mutate
-from mutators.equivalence import CheckSettings, check_equivalence
+from mutators.engine import MutationResult
 
 logger = logging.getLogger("lm_eval.dynbench")
 _prepared: dict[tuple[str, str], tuple[datasets.Dataset, dict]] = {}
@@ -46,15 +44,8 @@ def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str) ->
         ]
     else:
         chain = parse_chain(settings.chain, dict(settings.options))
-        results = [
-            mutate(p.code, chain, settings.seed, kind=p.kind, entry_point=p.entry_point,
-                   call_arguments=p.call_arguments)
-            for p in tqdm(programs, desc=f"{label}: mutating", unit="program", disable=None, file=sys.stderr)
-        ]
-    if settings.chain is not None and settings.verify:
-        items = [(p.code, r, p.tests) for p, r in zip(programs, results, strict=True) if p.tests is not None]
-        with tqdm(desc=f"{label}: checking equivalence", unit="task", disable=None, file=sys.stderr) as bar:
-            check_equivalence(items, shared_sandbox(), CheckSettings(seed=settings.seed), progress=bar.update)
+        results = mutate_programs(programs, chain, settings.seed, label=label, verify=settings.verify,
+                                  sandbox=shared_sandbox)
     field = spec.code_field
     return {
         field: [r.code if r.status == MUTATED else p.code for p, r in zip(programs, results, strict=True)],

@@ -21,14 +21,14 @@ def _shared(name: str, workers_variable: str, start: Callable[[int | None], obje
         return _started[name]
 
 
-def shared_sandbox():
+def shared_sandbox(hash_seed: int | None = None):
     """The sandbox for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers,
-    default one per core)."""
+    default one per core); with ``hash_seed``, one whose processes all use that PYTHONHASHSEED."""
     from dynbench_tasks.benchmarks.records import data_locations
     from mutators.execution import Sandbox
 
-    return _shared("sandbox", "DYNBENCH_SANDBOX_WORKERS",
-                   lambda workers: Sandbox(workers=workers, hidden=data_locations()))
+    return _shared(f"sandbox-{hash_seed}", "DYNBENCH_SANDBOX_WORKERS",
+                   lambda workers: Sandbox(workers=workers, hidden=data_locations(), hash_seed=hash_seed))
 
 
 def shared_java_judge():

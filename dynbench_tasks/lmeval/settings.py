@@ -60,10 +60,15 @@ class TaskSettings:
         options = metadata.get("options") or {}
         if not isinstance(options, Mapping):
             raise SettingsError("metadata 'options' must map operator.key to a value, e.g. {\"varnorm2.length\": 5}")
+        if variant not in spec.variants:
+            raise SettingsError(f"{benchmark} has no variant {variant!r}; it has {', '.join(spec.variants)}")
         try:
             chain = parse_chain(chain_text, options) if chain_text else None
         except ChainError as error:
             raise SettingsError(str(error)) from None
+        if chain is not None and not spec.takes_new_inputs and any(op.name == "newinput" for op in chain.operators):
+            raise SettingsError(f"operator newinput (I) gives a problem a new input, but {benchmark} problems "
+                                "show no call to give one to")
         scope = metadata.get("scope", "mutated")
         if scope not in SCOPES:
             raise SettingsError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")

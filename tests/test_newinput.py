@@ -1,0 +1,126 @@
+"""NewInput: a new input of the same shape, its output recomputed by the original program, and the
+tasks scoring against it: a model that remembers the published output scores 0, one that runs the
+shown program scores 1."""
+
+import ast
+import json
+import math
+import subprocess
+import sys
+from textwrap import dedent
+
+import lm_eval
+import pytest
+from scripted_server import ScriptedServer
+
+from dynbench_tasks.errors import SettingsError
+from dynbench_tasks.lmeval import task_manager
+from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
+from mutators.execution import Sandbox
+from mutators.input_choice import (
+    FAILS,
+    NONDETERMINISTIC,
+    NOT_A_LITERAL_OUTPUT,
+    NOT_LITERAL,
+    SAME_OUTPUT,
+    TOO_LARGE,
+    choose_new_inputs,
+)
+from mutators.programs import CallTests
+
+
+@pytest.fixture(scope="module")
+def seeded_sandboxes():
+    with Sandbox(workers=1, hash_seed=1) as first, Sandbox(workers=1, hash_seed=2) as second:
+        yield first, second
+
+
+def _choose(code: str, arguments: str, output: str, sandboxes, chain: str = "I", seed: int = 0):
+    code = dedent(code)
+    result = mutate(code, chain, seed, kind=ProgramKind.FUNCTION, entry_point="f", call_arguments=arguments)
+    choose_new_inputs([(code, result, CallTests("f", [arguments]), output)], seed, sandboxes)
+    return result
+
+
+def test_the_new_input_has_a_new_output_recomputed_by_the_original(seeded_sandboxes):
+    result = _choose("def f(xs):\n    return sorted(xs)[::-1]\n", "[3, 1, 2]", "[3, 2, 1]", seeded_sandboxes)
+    assert result.status == MUTATED and result.code == "def f(xs):\n    return sorted(xs)[::-1]\n"
+    value = ast.literal_eval(result.new_input)
+    assert isinstance(value, list) and result.new_input != "[3, 1, 2]"
+    assert ast.literal_eval(result.expected_output) == sorted(value)[::-1] != [3, 2, 1]
+    assert result.steps[-1].operator == "newinput" and result.steps[-1].changed
+    again = _choose("def f(xs):\n    return sorted(xs)[::-1]\n", "[3, 1, 2]", "[3, 2, 1]", seeded_sandboxes)
+    other = _choose("def f(xs):\n    return sorted(xs)[::-1]\n", "[3, 1, 2]", "[3, 2, 1]", seeded_sandboxes, seed=5)
+    assert again.new_input == result.new_input and other.new_input != result.new_input
+
+
+@pytest.mark.parametrize("code, arguments, output, why", [
+    ("def f(x):\n    return 0\n", "5", "0", SAME_OUTPUT),
+    ("def f(x):\n    raise ValueError(x)\n", "5", "0", FAILS),
+    ("def f(x):\n    return object()\n", "5", "0", NOT_A_LITERAL_OUTPUT),
+    ("def f(x):\n    return 'x' * (abs(x) * 1000 + 1)\n", "0", "'x'", TOO_LARGE),
+    ("def f(x):\n    return repr({str(i) for i in range(x, x + 30)})\n", "1", repr("?" * 300), NONDETERMINISTIC),
+    ("seen = [1]\ndef f(x):\n    return x\n", "seen", "[1]", NOT_LITERAL),
+])
+def test_no_qualifying_input_leaves_the_program_unchanged_with_the_reason(code, arguments, output, why,
+                                                                           seeded_sandboxes):
+    result = _choose(code, arguments, output, seeded_sandboxes)
+    assert result.status == UNCHANGED and result.new_input is None and result.expected_output is None
+    assert result.reason == f"newinput: no new input ({why})"
+
+
+def test_in_a_chain_only_the_call_changes_for_it(seeded_sandboxes):
+    code = "def f(text):\n    out = ''\n    for c in text:\n        out += c.upper()\n    return out\n"
+    result = _choose(code, "'ab'", "'AB'", seeded_sandboxes, chain="FUVI")
+    assert result.status == MUTATED and "while" in result.code and result.new_input not in (None, "'ab'")
+    assert [s.operator for s in result.steps] == ["for2while", "constunfold", "varnorm2", "newinput"]
+
+
+def test_translation_benchmarks_cannot_take_a_new_input(tmp_path):
+    from dynbench_tasks.lmeval.settings import TaskSettings
+
+    with pytest.raises(SettingsError, match=r"operator newinput \(I\).*transcoder problems show no call"):
+        TaskSettings.from_metadata({"benchmark": "transcoder", "variant": "custom", "chain": "F+I"})
+    with pytest.raises(SettingsError, match="avatar has no variant 'newinput'"):
+        TaskSettings.from_metadata({"benchmark": "avatar", "variant": "newinput"})
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "mutate", "--benchmark", "codenet", "--chain",
+                           "I", "--seed", "0", "--out", str(tmp_path / "o.jsonl")], capture_output=True, text=True)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "operator newinput (I) needs a benchmark whose problems show a call; codenet has none" in done.stderr
+    assert parse_chain("FUVI").spec == "F+U+V2+I"
+
+
+def _run(tm, tasks, answer):
+    with ScriptedServer(answer) as server:
+        return lm_eval.simple_evaluate(
+            model="local-completions",
+            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+            "tokenized_requests=False,max_retries=1",
+            tasks=tasks, limit=6, task_manager=tm, confirm_run_unsafe_code=True, log_samples=True)
+
+
+def test_remembering_the_published_output_scores_zero_running_the_program_one(small_data):
+    tasks = ["cruxeval_newinput", "cruxeval_fuvi"]
+    tm = task_manager({"data_dir": small_data, "repeats": 1, "timeout": 2})
+    loaded = tm.load(tasks)["tasks"]
+    docs = [doc for task in tasks for doc in list(loaded[task].test_docs())[:6]]
+    for doc in docs:
+        assert doc["input"] != doc["original_input"] and doc["output"] != doc["original_output"]
+
+    def doc_of(prompt: str) -> dict:
+        return next(d for d in docs if f"{d['code']}\nassert f({d['input']}) ==" in prompt)
+
+    def executes(prompt: str, sample: int) -> str:
+        doc = doc_of(prompt)  # the benchmark's own program, run here as a model that executes it would
+        namespace: dict = {}
+        exec(doc["code"], namespace)
+        return repr(eval(f"f({doc['input']})", namespace))
+
+    remembered = _run(tm, tasks, lambda prompt, sample: doc_of(prompt)["original_output"])
+    executed = _run(tm, tasks, executes)
+    for task in tasks:
+        assert math.isclose(remembered["results"][task]["pass@1,sandbox"], 0.0), task
+        assert math.isclose(executed["results"][task]["pass@1,sandbox"], 1.0), task
+        for sample in executed["samples"][task]:
+            assert json.loads(sample["filtered_resps"][0][0])["status"] == "passed"
+            assert sample["doc"]["mutation"]["steps"][-1]["operator"] == "newinput"
