@@ -69,6 +69,14 @@ class Benchmark:
         """The answer the benchmark itself gives for a document (shown beside a model's, never scored)."""
         return None
 
+    def scored_against(self, doc: dict) -> Any:
+        """What a document's answers are scored against (JSON-ready): part of a run's provenance."""
+        raise NotImplementedError
+
+    def score(self, resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
+        """The scoring filter: one JSON object (with its ``status``) per sample of every document."""
+        raise NotImplementedError
+
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
         """The lm-eval config keys this benchmark decides: prompt, target, few-shot, scoring filter,
         and ``stop`` (the generation's stop strings)."""

@@ -269,6 +269,12 @@ class CruxEval(Benchmark):
     def reference_answer(self, doc: dict) -> str | None:
         return doc["output"]
 
+    def scored_against(self, doc: dict) -> Any:
+        return doc["output"]
+
+    def score(self, resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
+        return score(resps, docs, settings)
+
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
         return prompt_config(settings, score, paper_prompt, "cruxeval_output")
 

@@ -136,6 +136,9 @@ class CruxEvalInput(CruxEval):
     def reference_answer(self, doc: dict) -> str | None:
         return f"f({doc['input']})"
 
+    def score(self, resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
+        return score(resps, docs, settings)
+
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
         return prompt_config(settings, score, paper_prompt, "cruxeval_input")
 

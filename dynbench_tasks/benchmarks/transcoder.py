@@ -276,6 +276,9 @@ class TransCoder(TranslationBenchmark):
     def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
         return {"entry_point": [entry_point(record["python"]) for record in records]}
 
+    def scored_against(self, doc: dict):
+        return doc["java_harness"]
+
     def reference_document(self, record: dict) -> dict:
         return dict(record, entry_point=entry_point(record["python"]))
 

@@ -141,6 +141,9 @@ class StdinTranslation(TranslationBenchmark):
                            partial(same_output, numeric=self.numeric_outputs))
         return Program(record["python"], ProgramKind.SCRIPT, tests=tests)
 
+    def scored_against(self, doc: dict) -> Any:
+        return doc["tests"]
+
     def build_job(self, reply: str, doc: dict, key: str, time_limit_ms: int) -> JavaJob | None:
         from dynbench_tasks.judge.jobs import program_job
 

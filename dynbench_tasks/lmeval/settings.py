@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -14,9 +15,23 @@ from dynbench_tasks.variants import CUSTOM, VARIANTS
 from mutators import ENGINE_VERSION, ChainError, parse_chain
 
 DEFAULT_SEED = 0
+FRESH = "fresh"  # --metadata '{"seed": "fresh"}': a seed drawn from the OS, one per run
+_fresh: list[int] = []
 SCOPES = ("mutated", "all")
+logger = logging.getLogger("lm_eval.dynbench")
 LOCAL, HUB = "local", "hub"  # data_source: a data folder or the bundled copy; the Hugging Face Hub
 DATA_SOURCES = (LOCAL, HUB)
+
+
+def fresh_seed() -> int:
+    """A seed drawn from the OS once per process, so every task of a run shares it; logged once."""
+    if not _fresh:
+        import secrets
+
+        _fresh.append(secrets.randbits(31))
+        logger.warning("seed 'fresh': this run's benchmark instance is seed %d (recorded in every task's results)",
+                       _fresh[0])
+    return _fresh[0]
 
 
 def check_ids(benchmark: str, ids: tuple[str, ...], known: list) -> None:
@@ -79,7 +94,8 @@ class TaskSettings:
                 raise SettingsError(f"{benchmark} tasks have the {' or '.join(spec.prompts)} prompt only; "
                                     f"{prompt!r} is for {', '.join(owners)}")
             raise SettingsError(f"prompt must be one of {', '.join(spec.prompts)}, got {prompt!r}")
-        seed = _number(metadata, "seed", DEFAULT_SEED, int, "an integer")
+        seed = fresh_seed() if metadata.get("seed") == FRESH else _number(metadata, "seed", DEFAULT_SEED, int,
+                                                                         'an integer or "fresh"')
         timeout = _number(metadata, "timeout", spec.default_timeout, float, "a number of seconds")
         if timeout <= 0:
             raise SettingsError(f"metadata timeout must be a positive number of seconds, got {timeout!r}")

@@ -7,6 +7,8 @@ scoring of its benchmark. Everything else is lm-eval's ``ConfigurableTask``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from typing import Any
 
@@ -20,9 +22,27 @@ from dynbench_tasks.lmeval.documents import prepare_documents
 from dynbench_tasks.lmeval.settings import TaskSettings
 from dynbench_tasks.lmeval.sources import load_raw
 from dynbench_tasks.scoring import process_results
+from mutators import ENGINE_VERSION
 from mutators.execution.isolation import isolation
 
 logger = logging.getLogger("lm_eval.dynbench")
+
+
+def provenance(settings: TaskSettings, repeats, temperature) -> dict[str, Any]:
+    """What a task's results were built from, recorded in ``metadata.dynbench`` (``dynbench verify``
+    rebuilds the documents from it); the data digest, the counts and the documents' digest join it
+    as the task builds."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("dynbench")
+    except PackageNotFoundError:
+        installed = "unknown"
+    return {"dynbench_version": installed, "engine_version": ENGINE_VERSION, "benchmark": settings.benchmark,
+            "variant": settings.variant, "chain": settings.chain, "seed": settings.seed,
+            "options": dict(settings.options), "scope": settings.scope, "prompt": settings.prompt,
+            "repeats": repeats, "temperature": temperature, "timeout": settings.timeout, "ids": list(settings.ids),
+            "verify": settings.verify, "data_source": settings.data_source, "isolation": isolation().describe()}
 
 
 class DynamicTask(ConfigurableTask):
@@ -43,19 +63,28 @@ class DynamicTask(ConfigurableTask):
             config["repeats"] = self.settings.repeats
         config.update(prompt, generation_kwargs=generation, process_results=process_results)
         config["process_docs"] = self._prepare
-        metadata["dynbench"] = {"chain": self.settings.chain, "seed": self.settings.seed, "scope": self.settings.scope,
-                                "isolation": isolation().describe()}
+        metadata["dynbench"] = provenance(self.settings, config.get("repeats"), generation.get("temperature"))
         config["metadata"] = metadata
         super().__init__(config=config)
 
     def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs) -> None:
         self.raw = load_raw(self.settings.benchmark, self.settings.data_dir, self.settings.data_source)
         self.dataset = datasets.DatasetDict({"test": self.raw.dataset})
+        self.config.metadata["dynbench"]["data"] = {"origin": self.raw.origin, "sha256": self.raw.sha256}
 
     def _prepare(self, dataset: datasets.Dataset) -> datasets.Dataset:
         documents, counts = prepare_documents(dataset, self.settings, self.config.task, self.raw.sha256)
-        self.config.metadata["dynbench"].update(counts=counts)
+        self.config.metadata["dynbench"].update(counts=counts, documents_sha256=self.documents_digest(documents))
         return documents
+
+    def documents_digest(self, documents) -> str:
+        """sha256 of the scored documents in order: each one's id, prompt and what it is scored against."""
+        spec = BENCHMARKS[self.settings.benchmark]
+        digest = hashlib.sha256()
+        for doc in documents:
+            entry = [str(doc["id"]), self.doc_to_text(doc), spec.scored_against(doc)]
+            digest.update(json.dumps(entry, sort_keys=True, ensure_ascii=False).encode("utf-8") + b"\n")
+        return digest.hexdigest()
 
     def apply_filters(self):
         # A reply with a lone surrogate would stop lm-eval from writing its logs: replace it first.
