@@ -13,27 +13,29 @@ from dynbench_tasks.analysis.runs import load_runs
 STAMP = "2026-11-30T10-00-00.000000"
 
 
-def write_run(folder, model, tasks, samples=True, failed=()):
-    """tasks: {task: [per-document pass@1 ...]} for documents sample_0, sample_1, ..."""
+def write_run(folder, model, tasks, samples=True, failed=(), seed=0, stamp=STAMP):
+    """tasks: {task: [per-document pass@1 ...]} for documents sample_0, sample_1, ...; a task not
+    named like a dynbench task (lm-eval's own cruxeval_output) is written as lm-eval writes it."""
     folder.mkdir(parents=True, exist_ok=True)
     results, configs = {}, {}
     for task, scores in tasks.items():
         metrics = {"name": task}
+        metric = "pass_at_k,create_test" if task == "cruxeval_output" else "pass@1,sandbox"
         if task not in failed:
-            metrics.update({"pass@1,sandbox": sum(scores) / len(scores), "pass@1_stderr,sandbox": 0.0})
+            metrics.update({metric: sum(scores) / len(scores), "pass@1_stderr,sandbox": 0.0})
         results[task] = metrics
         counts = {"original": 10, "scored": 10} if task.endswith("_orig") else \
             {"mutated": 8, "unchanged": 1, "rejected": 0, "unparseable": 1, "scored": 8}
-        configs[task] = {"metadata": {"dynbench": {"chain": "F+U+V2", "seed": 0, "counts": counts}}}
+        configs[task] = {"metadata": {"dynbench": {"chain": "F+U+V2", "seed": seed, "counts": counts}}}
         if samples:
-            with (folder / f"samples_{task}_{STAMP}.jsonl").open("w") as handle:
+            with (folder / f"samples_{task}_{stamp}.jsonl").open("w") as handle:
                 for i, score in enumerate(scores):
                     doc = {"id": f"sample_{i}", "code": f"def f(v{i}):\n    return v{i}\n",
                            "original_code": "def f(x):\n    return x\n", "output": str(i)}
                     resp = [json.dumps({"answer": str(i), "status": "passed" if score >= 0.5 else "wrong"})]
                     handle.write(json.dumps({"doc_id": 99 - i, "doc": doc, "filtered_resps": [resp],
                                              "pass@1": score}) + "\n")
-    (folder / f"results_{STAMP}.json").write_text(json.dumps({"results": results, "configs": configs,
+    (folder / f"results_{stamp}.json").write_text(json.dumps({"results": results, "configs": configs,
                                                               "model_name": f"/models/{model}"}))
 
 
@@ -173,3 +175,14 @@ def test_stats_counts_bleu_and_edit_distance(tmp_path):
     # def f ( x ) : return x  ->  def f ( var1 ) : return var1: two token substitutions.
     assert distances["varnorm1"][0] == 2
     assert 0 < row["varnorm1"]["bleu"] < 100
+
+
+def test_runs_of_one_model_with_several_seeds_are_pooled(tmp_path):
+    write_run(tmp_path / "s0", "model-a", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_fuv": [1, 0, 0, 0]}, seed=0)
+    write_run(tmp_path / "s1", "model-a", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_fuv": [1, 1, 1, 0]}, seed=1,
+              stamp="2026-11-30T11-00-00.000000")
+    report = Report(load_runs([str(tmp_path / "s0"), str(tmp_path / "s1")]))
+    fuv = report.run("model-a", "cruxeval", "fuv")
+    assert fuv.seeds == [0, 1] and fuv.pass_at_1 == pytest.approx(0.5) and fuv.spread == pytest.approx(0.3535534)
+    assert fuv.per_document == {"sample_0": 1.0, "sample_1": 0.5, "sample_2": 0.5, "sample_3": 0.0}
+    assert report.cell("model-a", "cruxeval", "fuv").text == "50.00 ±35.36 (2 seeds) (+0.00)"

@@ -14,9 +14,8 @@ from scripted_server import ScriptedServer
 TASKS = "cruxeval_orig,cruxeval_fuv"
 
 
-@pytest.fixture(scope="module")
-def honest_run(tmp_path_factory, small_data) -> Path:
-    out = tmp_path_factory.mktemp("run")
+def make_run(out: Path, data: str) -> Path:
+    """A real lm_eval CLI run (4 documents of two tasks, seed 3) against a scripted server, in ``out``."""
 
     def answer(prompt: str, sample: int) -> str:
         return ["[1, 2]", "'a'", "0", "True", "'hbtofdeiequ'"][sample % 5]
@@ -26,10 +25,15 @@ def honest_run(tmp_path_factory, small_data) -> Path:
             [sys.executable, "-m", "lm_eval", "--model", "local-completions", "--model_args",
              f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,tokenized_requests=False",
              "--tasks", TASKS, "--limit", "4", "--confirm_run_unsafe_code", "--log_samples", "--output_path", str(out),
-             "--metadata", json.dumps({"data_dir": small_data, "seed": 3})],
+             "--metadata", json.dumps({"data_dir": data, "seed": 3})],
             capture_output=True, text=True, cwd=out)
     assert done.returncode == 0, done.stderr[-3000:]
     return out
+
+
+@pytest.fixture(scope="module")
+def honest_run(tmp_path_factory, small_data) -> Path:
+    return make_run(tmp_path_factory.mktemp("run"), small_data)
 
 
 def verify(folder: Path, *extra: str) -> tuple[int, list[str]]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dynbench_tasks.analysis.comparisons import Paired, kendall_tau, paired, ranking
-from dynbench_tasks.analysis.runs import TaskRun
+from dynbench_tasks.analysis.runs import TaskRun, pool_runs
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS
 from dynbench_tasks.variants import STATIC, VARIANTS
@@ -30,13 +30,17 @@ def _drop_level(drop: float) -> int:
 
 
 class Report:
+    """The runs of a report, one per model and task: runs of a model with several seeds are pooled
+    (:func:`~dynbench_tasks.analysis.runs.pool_runs`)."""
+
     def __init__(self, runs: list[TaskRun]) -> None:
-        self.runs = {(r.model, r.task): r for r in runs}
-        self.models = list(dict.fromkeys(r.model for r in runs))
-        self.benchmarks = [b for b in BENCHMARKS if any(r.benchmark == b for r in runs)]
+        pooled = pool_runs(runs)
+        self.runs = {(r.model, r.benchmark, r.variant): r for r in pooled}
+        self.models = list(dict.fromkeys(r.model for r in pooled))
+        self.benchmarks = [b for b in BENCHMARKS if any(r.benchmark == b for r in pooled)]
 
     def run(self, model: str, benchmark: str, variant: str) -> TaskRun | None:
-        return self.runs.get((model, f"{benchmark}_{variant}"))
+        return self.runs.get((model, benchmark, variant))
 
     def variants(self, benchmark: str) -> list[str]:
         return [v for v in VARIANTS if any(self.run(m, benchmark, v) for m in self.models)]
@@ -52,11 +56,12 @@ class Report:
         if run.pass_at_1 is None:
             return Cell("failed")
         score = run.pass_at_1 * 100
+        shown = f"{score:.2f}" + (f" ±{(run.spread or 0) * 100:.2f} ({len(run.seeds)} seeds)" if run.seeds else "")
         base = self.run(model, benchmark, STATIC)
         if variant == STATIC or base is None or base.pass_at_1 is None:
-            return Cell(f"{score:.2f}")
+            return Cell(shown)
         drop = score - base.pass_at_1 * 100
-        return Cell(f"{score:.2f} ({drop:+.2f})", _drop_level(drop))
+        return Cell(f"{shown} ({drop:+.2f})", _drop_level(drop))
 
     def paired(self, model: str, benchmark: str, variant: str) -> Paired | None:
         base, run = self.run(model, benchmark, STATIC), self.run(model, benchmark, variant)
@@ -190,7 +195,7 @@ def write_csv(report: Report, path: Path) -> None:
                                      result.shared if result else "", _num(result and result.drop),
                                      _num(result and result.ci_low), _num(result and result.ci_high),
                                      _num(result and result.p_value, 4), settings.get("chain") or "",
-                                     settings.get("seed", "")])
+                                     " ".join(map(str, run.seeds)) if run.seeds else settings.get("seed", "")])
 
 
 def _num(value, digits: int = 2) -> str:

@@ -60,16 +60,21 @@ def _answers(sample: dict | None, title: str) -> str:
     return f"<p>{title}: pass@1 {sample.get('pass@1', 0):.2f}</p><table>{rows}</table>"
 
 
-def _pick(runs: list[TaskRun], task: str) -> tuple[TaskRun, TaskRun | None]:
+def _pick(runs: list[TaskRun], task: str, model: str | None = None) -> tuple[TaskRun, TaskRun | None]:
     for run in runs:
-        if run.task == task and run.samples:
+        if run.task == task and run.samples and model in (None, run.model):
             base = next((r for r in runs if r.model == run.model and r.task == f"{run.benchmark}_{STATIC}"), None)
             return run, base
     raise DataError(f"no logged samples of {task} (run lm_eval with --log_samples)")
 
 
 def write_viewer(run_dir: str, task: str, out: Path) -> int:
-    variant, base = _pick(load_runs([run_dir]), task)
+    return write_view_page(load_runs([run_dir]), task, out)
+
+
+def write_view_page(runs: list[TaskRun], task: str, out: Path, model: str | None = None) -> int:
+    """The page for ``task`` (of ``model``, or the first with logged samples); the number of flips."""
+    variant, base = _pick(runs, task, model)
     originals = {str(s["doc"]["id"]): s for s in (base.samples if base else [])}
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(task)}</title>"
              f"<style>{_STYLE}</style><script>{_SCRIPT}</script></head><body>"

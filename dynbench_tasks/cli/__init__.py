@@ -8,10 +8,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from dynbench_tasks.cli import contaminate, evaluate, judge, mutate, probe, report, stats, verify, view
+from dynbench_tasks.cli import contaminate, evaluate, judge, leaderboard, mutate, probe, report, stats, verify, view
 from mutators.errors import DynbenchError
 
-COMMANDS = (mutate, evaluate, judge, report, stats, view, verify, contaminate, probe)
+COMMANDS = (mutate, evaluate, judge, report, stats, view, verify, leaderboard, contaminate, probe)
 
 
 class _Parser(argparse.ArgumentParser):
