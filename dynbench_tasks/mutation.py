@@ -1,38 +1,64 @@
-"""Mutating a benchmark's programs under one chain and seed, the one way the tasks and ``dynbench
-mutate`` both do it: the chain's text operators, NewInput's new inputs (run in two sandboxes with
-fixed hash seeds), then the equivalence check in the sandbox."""
+"""Mutating a benchmark's programs under one seed and one or more chains, the one way the tasks and
+``dynbench mutate`` both do it: the chains' text operators, NewInput's new inputs (run in two
+sandboxes with fixed hash seeds), then one equivalence check in the sandbox for every chain at once,
+so that each program's original runs once for all its mutants. The programs go in slices: while the
+sandbox runs one slice, this process mutates the next."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from dynbench_tasks.benchmarks.base import Program
 from mutators.programs import CallTests
 
+SLICE = 100  # programs
 
-def mutate_programs(programs: Sequence[Program], chain, seed: int, *, label: str, verify: bool, sandbox: Callable,
-                    check_seconds: float = 2.0) -> list:
-    """One result per program. ``sandbox(hash_seed)`` gives the sandbox to use (None: any hash seed);
-    it is only asked for when something must run."""
+
+def _run_slice(programs: Sequence[Program], per_chain: list[list], with_new_inputs: list[bool], seed: int, *,
+               verify: bool, sandbox: Callable, check_seconds: float, progress: Callable[[int], None]) -> None:
+    """New inputs, then the equivalence check, for one slice of programs (all chains)."""
+    from mutators.equivalence import CheckSettings, check_equivalence
+    from mutators.input_choice import choose_new_inputs
+
+    items = [(p.code, r, p.tests, p.output) for results, wanted in zip(per_chain, with_new_inputs, strict=True)
+             if wanted for p, r in zip(programs, results, strict=True)
+             if isinstance(p.tests, CallTests) and p.output is not None]
+    if items:
+        choose_new_inputs(items, seed, (sandbox(1), sandbox(2)))
+    if verify:
+        items = [(p.code, r, p.tests) for results in per_chain
+                 for p, r in zip(programs, results, strict=True) if p.tests is not None]
+        check_equivalence(items, sandbox(None), CheckSettings(seconds=check_seconds, seed=seed), progress=progress)
+
+
+def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *, label: str, verify: bool,
+                    sandbox: Callable, check_seconds: float = 2.0) -> list[list]:
+    """For each chain, one result per program. ``sandbox(hash_seed)`` gives the sandbox to use (None:
+    any hash seed); it is only asked for when something must run."""
     from tqdm import tqdm
 
     from mutators.engine import mutate
-    from mutators.equivalence import CheckSettings, check_equivalence
-    from mutators.input_choice import choose_new_inputs
     from mutators.newinput import NewInput
 
-    results = [
-        mutate(p.code, chain, seed, kind=p.kind, entry_point=p.entry_point, call_arguments=p.call_arguments)
-        for p in tqdm(programs, desc=f"{label}: mutating", unit="program", disable=None, file=sys.stderr)
-    ]
-    if NewInput in chain.operators:
-        items = [(p.code, r, p.tests, p.output) for p, r in zip(programs, results, strict=True)
-                 if isinstance(p.tests, CallTests) and p.output is not None]
-        choose_new_inputs(items, seed, (sandbox(1), sandbox(2)))
-    if verify:
-        items = [(p.code, r, p.tests) for p, r in zip(programs, results, strict=True) if p.tests is not None]
-        with tqdm(desc=f"{label}: checking equivalence", unit="task", disable=None, file=sys.stderr) as bar:
-            check_equivalence(items, sandbox(None), CheckSettings(seconds=check_seconds, seed=seed),
-                              progress=bar.update)
-    return results
+    with_new_inputs = [NewInput in chain.operators for chain in chains]
+    per_chain: list[list] = [[] for _ in chains]
+    with tqdm(total=len(programs) * len(chains), desc=f"{label}: mutating", unit="program", disable=None,
+              file=sys.stderr) as mutating, \
+            tqdm(desc=f"{label}: checking equivalence", unit="task", disable=None, file=sys.stderr) as checking, \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="dynbench-check") as runner:
+        running = []
+        for start in range(0, len(programs), SLICE):
+            part = programs[start : start + SLICE]
+            for chain, results in zip(chains, per_chain, strict=True):
+                for p in part:
+                    results.append(mutate(p.code, chain, seed, kind=p.kind, entry_point=p.entry_point,
+                                          call_arguments=p.call_arguments))
+                    mutating.update()
+            running.append(runner.submit(
+                _run_slice, part, [results[start:] for results in per_chain], with_new_inputs, seed,
+                verify=verify, sandbox=sandbox, check_seconds=check_seconds, progress=checking.update))
+        for job in running:
+            job.result()
+    return per_chain

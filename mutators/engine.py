@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import random
 import warnings
@@ -95,6 +96,13 @@ def rename_keywords(entry_point: str, arguments: str, renames: dict[str, str]) -
     return text[len(entry_point) + 1 : -1]
 
 
+@functools.lru_cache(maxsize=4096)
+def _parse_module(code: str) -> cst.Module:
+    """Parsed once per process: libcst trees are immutable, and every chain of a group starts from
+    the same programs."""
+    return cst.parse_module(code)
+
+
 def _compiles(code: str, filename: str) -> SyntaxError | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
@@ -130,7 +138,7 @@ def mutate(
     chain = parse_chain(chain) if isinstance(chain, str) else chain
     result = MutationResult(code=code, status=UNCHANGED, reason="", chain=chain.spec, seed=seed)
     try:
-        module = cst.parse_module(code)
+        module = _parse_module(code)
         call = _parse_call(entry_point, call_arguments) if call_arguments is not None and entry_point else None
     except (cst.ParserSyntaxError, _InputError) as error:
         result.status, result.reason = UNPARSEABLE, f"{type(error).__name__}: {_first_line(error)}"

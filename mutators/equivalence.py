@@ -1,18 +1,22 @@
 """Equivalence check: run original and mutant on the benchmark's inputs, in the sandbox, and compare.
 
-Function programs (CRUXEval, TransCoder) are called side by side in one sandboxed child on every
-given input plus perturbed extra inputs (:mod:`mutators.perturb`); return value (``==`` and type),
-printed text and exception type must agree. Extra inputs on which the original fails or times out
-are dropped. Stdin programs (Avatar, CodeNet) run once per test as ``__main__``, original and mutant
-in separate children; exit and stdout must agree. A disagreement rejects the mutant, with the input
-that showed it in the reason. Mutation is correct by construction; this is the safety net.
+Function programs (CRUXEval, TransCoder) are called in one sandboxed child per program on every
+given input plus perturbed extra inputs (:mod:`mutators.perturb`): the original once for all the
+mutants checked together (one per chain of a group), then each mutant, every one from a fresh
+namespace; return value (``==`` and type), printed text and exception type must agree. Extra
+inputs on which the original fails or times out are dropped, and they get a short time budget: a
+perturbed input that does not finish quickly is one that blew the program up, and waiting out its
+full budget was most of a cold build. Stdin programs (Avatar, CodeNet) run once per test as
+``__main__``, original (once for all its mutants) and mutant in separate children; exit and stdout
+must agree. A disagreement rejects the mutant, with the input that showed it in the reason.
+Mutation is correct by construction; this is the safety net.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mutators.engine import MutationResult, rename_keywords
 from mutators.execution import Sandbox
@@ -22,34 +26,52 @@ from mutators.programs import MUTATED, REJECTED, CallTests, StdinTests, Tests
 
 @dataclass
 class CheckSettings:
-    seconds: float = 2.0  # per call or per script run; the mutant gets three times as long
+    seconds: float = 2.0  # per given call or per script run; the mutant gets three times as long
     seed: int = 0
+    extra_seconds: float = 0.25  # per perturbed extra call, at most ``seconds``
+
+    @property
+    def extra_budget(self) -> float:
+        return min(self.extra_seconds, self.seconds)
 
 
-def _call_inputs(result: MutationResult, tests: CallTests, settings: CheckSettings, code: str):
+def _extra_inputs(tests: CallTests, settings: CheckSettings, code: str) -> list[tuple[tuple, dict]]:
+    """The perturbed extra inputs of a program, the same for every one of its mutants."""
+    rng = random.Random(f"{settings.seed}\x00perturb\x00{code}")
+    return list(perturbed_inputs(tests.arguments, rng, tests.extra_inputs))
+
+
+def _call_inputs(result: MutationResult, tests: CallTests, extras) -> list[tuple[str, str, bool]]:
     """(original text, mutant text, is_given) for every input to try: the benchmark's own, the new
-    one NewInput chose, and perturbed extra ones; the mutant's spelling follows its renamed keywords."""
+    one NewInput chose, and the extra ones; the mutant's spelling follows its renamed keywords."""
     renames = result.keyword_renames
     given = [*tests.arguments, *([result.new_input] if result.new_input else [])]
     inputs = [(text, rename_keywords(tests.function, text, renames), True) for text in given]
-    rng = random.Random(f"{settings.seed}\x00perturb\x00{code}")
-    for args, kwargs in perturbed_inputs(tests.arguments, rng, tests.extra_inputs):
+    for args, kwargs in extras:
         renamed_kwargs = {renames.get(k, k): v for k, v in kwargs.items()}
         inputs.append((render_arguments(args, kwargs), render_arguments(args, renamed_kwargs), False))
     return inputs
 
 
-def _compare_task(original: str, mutant: str, tests: CallTests, inputs, seconds: float) -> dict:
-    budget = seconds * 4 * (len(inputs) + 1) + 5
+def _compare_task(plan: _ProgramPlan, mutants: list[_Mutant], settings: CheckSettings) -> dict:
+    """One sandbox task comparing ``mutants`` (all of ``plan``'s program) with the original."""
+    numbers: dict[tuple, int] = {}  # each distinct sequence of inputs, numbered in order of first use
+    for mutant in mutants:
+        numbers.setdefault(mutant.sequence, len(numbers))
+    sequences = [[[text, settings.seconds if given else settings.extra_budget] for text, given in sequence]
+                 for sequence in numbers]
+    seconds = [settings.seconds + sum(s for _, s in sequence) for sequence in sequences]
+    budget = sum(seconds) + sum(seconds[numbers[m.sequence]] * 3 for m in mutants) + 5
     return {
         "kind": "compare_calls",
         "payload": {
-            "preamble": tests.preamble,
-            "original": original,
-            "mutant": mutant,
-            "function": tests.function,
-            "inputs": [[o, m] for o, m, _ in inputs],
-            "seconds": seconds,
+            "preamble": plan.tests.preamble,
+            "original": plan.code,
+            "function": plan.tests.function,
+            "sequences": sequences,  # the inputs in the original's spelling, with seconds for the original
+            "mutants": [{"source": m.result.code, "sequence": numbers[m.sequence],
+                         "inputs": [spelled for _, spelled, _ in m.inputs]} for m in mutants],
+            "seconds": settings.seconds,
         },
         "limits": {"wall_seconds": budget, "cpu_seconds": int(budget) + 1},
     }
@@ -67,12 +89,19 @@ def _reject(result: MutationResult, reason: str) -> None:
     result.status, result.reason = REJECTED, reason
 
 
-def _judge_calls(result: MutationResult, inputs, outcome: dict) -> None:
-    if outcome.get("status") != "ok":
+def _reports(outcome: dict, count: int) -> list[dict] | None:
+    """Each mutant's report from a compare task's outcome; None if the task did not finish them all."""
+    result = outcome.get("result") if outcome.get("status") == "ok" else None
+    reports = result.get("mutants") if isinstance(result, dict) else None
+    return reports if isinstance(reports, list) and len(reports) == count else None
+
+
+def _judge_calls(mutant: _Mutant, outcome: dict, report: dict | None) -> None:
+    result, inputs = mutant.result, mutant.inputs
+    if report is None:
         why = f"{outcome.get('status')} {outcome.get('error', '')}".strip()
         _reject(result, f"equivalence check could not finish: {why}")
         return
-    report = outcome["result"]
     if report["definition"] != "ok":
         _reject(result, report["definition"])
         return
@@ -114,21 +143,56 @@ def _judge_scripts(result: MutationResult, tests: StdinTests, original_runs, mut
 
 
 @dataclass
-class _CallPlan:
-    """One mutant's calls: the inputs tried, answered by the sandbox task at ``task``."""
+class _Mutant:
+    """One mutant of a function program: the inputs it is tried on (original's spelling, its own,
+    whether the benchmark gave it) and, as a key, the sequence the original runs for them."""
 
     result: MutationResult
     inputs: list[tuple[str, str, bool]]
-    task: int
+
+    @property
+    def sequence(self) -> tuple[tuple[str, bool], ...]:
+        return tuple((text, given) for text, _, given in self.inputs)
+
+
+@dataclass
+class _ProgramPlan:
+    """The mutants of one function program, compared with it in one sandbox task at ``task``; the
+    original runs each distinct sequence of inputs once for all of them."""
+
+    code: str
+    tests: CallTests
+    extras: list[tuple[tuple, dict]]
+    mutants: list[_Mutant] = field(default_factory=list)
+    task: int = 0
 
 
 @dataclass
 class _ScriptPlan:
-    """One mutant's stdin runs: the original's runs start at ``task``, the mutant's follow them."""
+    """One mutant's stdin runs: the original's runs (shared by its mutants) at ``original``, the
+    mutant's from ``task`` on."""
 
     result: MutationResult
     tests: StdinTests
+    original: list[int]
     task: int
+
+
+def _plan(items, settings: CheckSettings):
+    programs: dict[tuple[str, int], _ProgramPlan] = {}
+    scripts: list[tuple[str, MutationResult, StdinTests]] = []
+    for code, result, tests in items:
+        if result.status != MUTATED:
+            continue
+        if isinstance(tests, CallTests):
+            key = (code, id(tests))
+            if key not in programs:
+                programs[key] = _ProgramPlan(code, tests, _extra_inputs(tests, settings, code))
+            plan = programs[key]
+            plan.mutants.append(_Mutant(result, _call_inputs(result, tests, plan.extras)))
+        else:
+            scripts.append((code, result, tests))
+    return list(programs.values()), scripts
 
 
 def check_equivalence(
@@ -137,26 +201,47 @@ def check_equivalence(
     settings: CheckSettings | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> None:
-    """Check every mutated ``(original code, result, tests)``; reject in place those that differ."""
+    """Check every mutated ``(original code, result, tests)``; reject in place those that differ.
+    Items may hold several mutants of one program (one per chain): they are checked together."""
     settings = settings or CheckSettings()
+    programs, scripts = _plan(items, settings)
     tasks: list[dict] = []
-    plans: list[_CallPlan | _ScriptPlan] = []
-    for code, result, tests in items:
-        if result.status != MUTATED:
-            continue
-        if isinstance(tests, CallTests):
-            inputs = _call_inputs(result, tests, settings, code)
-            plans.append(_CallPlan(result, inputs, len(tasks)))
-            tasks.append(_compare_task(code, result.code, tests, inputs, settings.seconds))
-        else:
-            plans.append(_ScriptPlan(result, tests, len(tasks)))
-            tasks.extend(_script_task(code, stdin, settings.seconds) for stdin in tests.inputs)
-            tasks.extend(_script_task(result.code, stdin, settings.seconds * 3) for stdin in tests.inputs)
+    for plan in programs:
+        plan.task = len(tasks)
+        tasks.append(_compare_task(plan, plan.mutants, settings))
+    original_runs: dict[tuple[str, str], int] = {}
+    script_plans = []
+    for code, result, tests in scripts:
+        original = []
+        for stdin in tests.inputs:
+            if (code, stdin) not in original_runs:
+                original_runs[code, stdin] = len(tasks)
+                tasks.append(_script_task(code, stdin, settings.seconds))
+            original.append(original_runs[code, stdin])
+        script_plans.append(_ScriptPlan(result, tests, original, len(tasks)))
+        tasks.extend(_script_task(result.code, stdin, settings.seconds * 3) for stdin in tests.inputs)
     outcomes = sandbox.run(tasks, progress=progress)
-    for plan in plans:
-        if isinstance(plan, _CallPlan):
-            _judge_calls(plan.result, plan.inputs, outcomes[plan.task])
-        else:
-            count, start = len(plan.tests.inputs), plan.task
-            _judge_scripts(plan.result, plan.tests, outcomes[start : start + count],
-                           outcomes[start + count : start + 2 * count])
+    _judge_programs(programs, outcomes, sandbox, settings)
+    for plan in script_plans:
+        count = len(plan.tests.inputs)
+        _judge_scripts(plan.result, plan.tests, [outcomes[i] for i in plan.original],
+                       outcomes[plan.task : plan.task + count])
+
+
+def _judge_programs(programs: list[_ProgramPlan], outcomes: list[dict], sandbox: Sandbox,
+                    settings: CheckSettings) -> None:
+    """Judge each mutant on its program's task; where a task with several mutants did not finish
+    (one of them crashed it, or ran it out of time), each of those mutants is checked again alone."""
+    alone = []
+    for plan in programs:
+        outcome = outcomes[plan.task]
+        reports = _reports(outcome, len(plan.mutants))
+        if reports is None and len(plan.mutants) > 1:
+            alone.extend((plan, mutant) for mutant in plan.mutants)
+            continue
+        for mutant, report in zip(plan.mutants, reports or [None] * len(plan.mutants), strict=True):
+            _judge_calls(mutant, outcome, report)
+    again = sandbox.run([_compare_task(plan, [mutant], settings) for plan, mutant in alone])
+    for (_, mutant), outcome in zip(alone, again, strict=True):
+        reports = _reports(outcome, 1)
+        _judge_calls(mutant, outcome, reports[0] if reports else None)

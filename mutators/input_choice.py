@@ -23,7 +23,7 @@ NOT_LITERAL, FAILS, NONDETERMINISTIC, NOT_A_LITERAL_OUTPUT, SAME_OUTPUT, TOO_LAR
 @dataclass(frozen=True)
 class InputRules:
     candidates: int = 20
-    seconds: float = 2.0
+    seconds: float = 0.5  # a candidate slower than this is no input to reason about by hand
 
 
 def _candidates(tests: CallTests, seed: int, code: str, count: int) -> list[str]:
@@ -31,11 +31,42 @@ def _candidates(tests: CallTests, seed: int, code: str, count: int) -> list[str]
     return [render_arguments(args, kwargs) for args, kwargs in perturbed_inputs(tests.arguments[:1], rng, count)]
 
 
-def _task(code: str, tests: CallTests, arguments: str, seconds: float) -> dict:
-    expression = f"(lambda value: (value, repr(value)))({tests.function}({arguments}))"
-    return {"kind": "evaluate", "payload": {"program": tests.preamble + "\n" + code, "expressions": [expression],
-                                             "seconds": seconds},
-            "limits": {"wall_seconds": 2 * seconds + 5, "cpu_seconds": int(2 * seconds) + 1, "memory_mb": 1024}}
+def _call(tests: CallTests, arguments: str) -> str:
+    return f"(lambda value: (value, repr(value)))({tests.function}({arguments}))"
+
+
+def _task(code: str, tests: CallTests, candidates: Sequence[str], seconds: float) -> dict:
+    """One child that runs the program afresh for each candidate and calls it on that candidate."""
+    return {"kind": "evaluate_each",
+            "payload": {"program": tests.preamble + "\n" + code, "expressions": [_call(tests, c) for c in candidates],
+                        "seconds": seconds},
+            "limits": {"wall_seconds": len(candidates) * 2 * seconds + 5,
+                       "cpu_seconds": int(len(candidates) * 2 * seconds) + 1, "memory_mb": 1024}}
+
+
+def _each(sandbox, jobs: list[tuple[_Search, list[str]]], seconds: float) -> list[list[dict]]:
+    """For each (search, candidates) job, one outcome per candidate, as a child running that candidate
+    alone would report it. A child that did not finish its batch (one candidate crashed it, or ran it
+    out of time or memory) has its candidates run again one per child, so no candidate is judged by
+    what another one did."""
+    outcomes = sandbox.run([_task(s.code, s.tests, candidates, seconds) for s, candidates in jobs])
+    retry = [(index, s, candidate) for index, ((s, candidates), outcome) in enumerate(zip(jobs, outcomes, strict=True))
+             if not _finished(outcome, len(candidates)) for candidate in candidates]
+    alone = sandbox.run([_task(s.code, s.tests, [candidate], seconds) for _, s, candidate in retry])
+    per_candidate = [_split(outcome) if _finished(outcome, len(candidates)) else []
+                     for (_, candidates), outcome in zip(jobs, outcomes, strict=True)]
+    for (index, _, _), outcome in zip(retry, alone, strict=True):
+        per_candidate[index].append(_split(outcome)[0] if _finished(outcome, 1) else outcome)
+    return per_candidate
+
+
+def _finished(outcome: dict, count: int) -> bool:
+    result = outcome.get("result") if outcome.get("status") == "ok" else None
+    return isinstance(result, dict) and isinstance(result.get("results"), list) and len(result["results"]) == count
+
+
+def _split(outcome: dict) -> list[dict]:
+    return [{"status": "ok", "result": result} for result in outcome["result"]["results"]]
 
 
 def _value(outcome: dict):
@@ -95,24 +126,22 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
     first, second = sandboxes
     pending = list(searches)
     for size in (*_ROUNDS, rules.candidates):
-        batch = [(search, search.candidates[i]) for search in pending
-                 for i in range(search.tried, min(search.tried + size, len(search.candidates)))]
-        if not batch:
+        jobs = [(search, search.candidates[search.tried : search.tried + size]) for search in pending]
+        jobs = [job for job in jobs if job[1]]
+        if not jobs:
             break
-        outcomes = first.run([_task(s.code, s.tests, candidate, rules.seconds) for s, candidate in batch])
         hopefuls = []
-        for (search, candidate), outcome in zip(batch, outcomes, strict=True):
-            if search.chosen is not None or any(h[0] is search for h in hopefuls):
-                continue
-            search.tried += 1
-            ran = _value(outcome)
-            rule = _judge(candidate, ran, search.tests.arguments[0], search.original_output)
-            if rule is None:
-                hopefuls.append((search, candidate, ran[1]))
-            else:
+        for (search, candidates), outcomes in zip(jobs, _each(first, jobs, rules.seconds), strict=True):
+            for candidate, outcome in zip(candidates, outcomes, strict=True):
+                search.tried += 1
+                ran = _value(outcome)
+                rule = _judge(candidate, ran, search.tests.arguments[0], search.original_output)
+                if rule is None:
+                    hopefuls.append((search, candidate, ran[1]))
+                    break
                 search.broken[rule] += 1
-        again = second.run([_task(s.code, s.tests, candidate, rules.seconds) for s, candidate, _ in hopefuls])
-        for (search, candidate, text), outcome in zip(hopefuls, again, strict=True):
+        again = _each(second, [(search, [candidate]) for search, candidate, _ in hopefuls], rules.seconds)
+        for (search, candidate, text), (outcome,) in zip(hopefuls, again, strict=True):
             repeated = _value(outcome)
             if not isinstance(repeated, str) and repeated[1] == text:
                 search.chosen = (candidate, text)

@@ -17,6 +17,7 @@ from dynbench_tasks.errors import SettingsError
 from dynbench_tasks.lmeval import task_manager
 from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
 from mutators.execution import Sandbox
+from mutators.execution.plain import decode
 from mutators.input_choice import (
     FAILS,
     NONDETERMINISTIC,
@@ -24,6 +25,9 @@ from mutators.input_choice import (
     NOT_LITERAL,
     SAME_OUTPUT,
     TOO_LARGE,
+    _each,
+    _Search,
+    _value,
     choose_new_inputs,
 )
 from mutators.programs import CallTests
@@ -124,3 +128,20 @@ def test_remembering_the_published_output_scores_zero_running_the_program_one(sm
         for sample in executed["samples"][task]:
             assert json.loads(sample["filtered_resps"][0][0])["status"] == "passed"
             assert sample["doc"]["mutation"]["steps"][-1]["operator"] == "newinput"
+
+
+def test_candidates_of_one_child_each_run_the_program_afresh(seeded_sandboxes):
+    program = "seen = []\ndef f(x):\n    seen.append(x)\n    return (len(seen), x)\n"
+    [outcome] = seeded_sandboxes[0].run([{"kind": "evaluate_each", "payload": {
+        "program": program, "expressions": ["f(1)", "f(2)", "f(3)"], "seconds": 2}}])
+    results = outcome["result"]["results"]
+    assert [decode(r["values"][0]) for r in results] == [(1, 1), (1, 2), (1, 3)]  # no candidate sees another
+
+
+def test_a_candidate_that_kills_its_child_is_judged_alone(seeded_sandboxes):
+    code = "import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x * 10\n"
+    tests = CallTests("f", ["1"])
+    search = _Search(code, tests, 10, ["2", "4", "5"])
+    [outcomes] = _each(seeded_sandboxes[0], [(search, search.candidates)], 2.0)
+    assert [_value(outcome) if isinstance(_value(outcome), str) else _value(outcome)[0] for outcome in outcomes] == \
+        [FAILS, 40, 50]

@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
         return sandboxes[hash_seed]
 
     try:
-        results = mutate_programs(programs, chain, args.seed, label=f"mutating ({chain.spec})", verify=args.verify,
-                                  sandbox=sandbox, check_seconds=args.timeout)
+        [results] = mutate_programs(programs, [chain], args.seed, label=f"mutating ({chain.spec})",
+                                    verify=args.verify, sandbox=sandbox, check_seconds=args.timeout)
     finally:
         for box in sandboxes.values():
             box.close()

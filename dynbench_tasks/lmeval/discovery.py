@@ -10,7 +10,9 @@ interpreter start-up; that only registers an import hook, so nothing else is imp
   lm-eval's own tasks off with ``include_defaults=False``, or already passed the folder), and
 * ``match_tasks`` — which lm-eval's CLI calls before it loads the model — checks that the data (and
   for translation tasks a JDK) of every selected dynbench task is there, so a missing dataset fails
-  in seconds rather than after the model has loaded.
+  in seconds rather than after the model has loaded, and
+* ``load`` first announces the dynbench tasks it will make (:mod:`dynbench_tasks.lmeval.plan`), so
+  that those sharing a benchmark and a seed are built together.
 
 It stands down when lm-eval reads entry points itself, and any failure inside it leaves lm-eval as
 it was. Only the standard library is imported here, so start-up stays fast.
@@ -104,6 +106,20 @@ def _wrap_match_tasks(original):
     return match_tasks
 
 
+def _wrap_load(original):
+    @functools.wraps(original)
+    def load(self, task_list, *args, **kwargs):
+        try:
+            from dynbench_tasks.lmeval.plan import expect_loaded
+
+            expect_loaded(self, task_list if isinstance(task_list, list) else [task_list])
+        except Exception as error:  # noqa: BLE001 - only an optimisation
+            logger.debug("dynbench build planning skipped: %s", error)
+        return original(self, task_list, *args, **kwargs)
+
+    return load
+
+
 def _patch(module) -> None:
     manager = module.TaskManager
     if getattr(manager, "_dynbench_discovery", False):
@@ -112,6 +128,8 @@ def _patch(module) -> None:
         return  # lm-eval discovers plugins itself
     manager.__init__ = _wrap_init(manager.__init__)
     manager.match_tasks = _wrap_match_tasks(manager.match_tasks)
+    if hasattr(manager, "load"):
+        manager.load = _wrap_load(manager.load)
     manager._dynbench_discovery = True
 
 

@@ -1,9 +1,11 @@
 """The preprocessing hook: turn a benchmark split into the documents of one dynamic task.
 
 Every program is mutated by the task's chain under its seed and, unless ``verify`` is off, checked
-against the original in the sandbox. The result is memoised per process and cached by ``datasets``
-under a fingerprint of engine version, chain, seed, options and the raw data, so a warm run skips
-the work and a change to any of them can never be served stale mutants.
+against the original in the sandbox; the mutated tasks of a run that share a benchmark and a seed
+are built together, when the first of them is asked for its documents. The result is memoised per
+process and cached by ``datasets`` under a fingerprint of engine version, chain, seed, options and
+the raw data, so a warm run skips the work and a change to any of them can never be served stale
+mutants.
 """
 
 from __future__ import annotations
@@ -32,7 +34,45 @@ def _records(batch: dict[str, list]) -> list[dict]:
     return [dict(zip(columns, values, strict=True)) for values in zip(*batch.values(), strict=True)]
 
 
-def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str) -> dict[str, list]:
+def _family(settings: TaskSettings, source: str) -> tuple:
+    """What the tasks whose documents are built together share: the programs and the seed."""
+    return settings.benchmark, source, settings.seed, settings.verify
+
+
+# Mutated tasks made in this process and not yet built, by family, then by fingerprint: the first of
+# a family to be built builds them all (every chain's mutants of a program checked in one child).
+_expected: dict[tuple, dict[str, TaskSettings]] = {}
+_built: dict[str, list[MutationResult]] = {}
+
+
+def expect(settings: TaskSettings, source: str) -> None:
+    """Say, as a task is made, that its documents will be asked for (lm-eval makes every task of a
+    run before it builds any)."""
+    if settings.chain is not None:
+        _expected.setdefault(_family(settings, source), {})[settings.fingerprint(source)] = settings
+
+
+def _mutated(programs: list, settings: TaskSettings, label: str, source: str) -> list[MutationResult]:
+    fingerprint = settings.fingerprint(source)
+    if fingerprint not in _built:
+        family = _expected.get(_family(settings, source), {})
+        together = {fingerprint: settings, **{k: v for k, v in family.items() if k not in _built}}
+        chains = [parse_chain(s.chain, dict(s.options)) for s in together.values()]
+        if len(together) > 1:
+            label = f"{label} and {len(together) - 1} more"
+        per_chain = mutate_programs(programs, chains, settings.seed, label=label, verify=settings.verify,
+                                    sandbox=shared_sandbox)
+        _built.update(zip(together, per_chain, strict=True))
+    return _built[fingerprint]
+
+
+def _forget(settings: TaskSettings, source: str) -> None:
+    fingerprint = settings.fingerprint(source)
+    _expected.get(_family(settings, source), {}).pop(fingerprint, None)
+    _built.pop(fingerprint, None)
+
+
+def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str, source: str) -> dict[str, list]:
     """Columns of the documents: the program (and CRUXEval input) as shown to the model, the
     originals beside them, and the mutation record."""
     records = _records(batch)
@@ -43,9 +83,7 @@ def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str) ->
             MutationResult(code=p.code, status=STATIC_STATUS, reason="", chain="", seed=settings.seed) for p in programs
         ]
     else:
-        chain = parse_chain(settings.chain, dict(settings.options))
-        results = mutate_programs(programs, chain, settings.seed, label=label, verify=settings.verify,
-                                  sandbox=shared_sandbox)
+        results = _mutated(programs, settings, label, source)
     field = spec.code_field
     return {
         field: [r.code if r.status == MUTATED else p.code for p, r in zip(programs, results, strict=True)],
@@ -75,10 +113,11 @@ def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: 
             _mutate_batch,
             batched=True,
             batch_size=None,
-            fn_kwargs={"settings": settings, "label": label},
+            fn_kwargs={"settings": settings, "label": label, "source": source},
             new_fingerprint=fingerprint,
             desc=f"{label}: building documents",
         )
+        _forget(settings, source)  # built now, or served from the datasets cache
         statuses = Counter(record["status"] for record in mutated["mutation"])
         counts = {status: statuses.get(status, 0) for status in (STATIC_STATUS, *STATUSES) if statuses.get(status)}
         if settings.chain is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -26,6 +27,13 @@ DATA_SOURCES = (LOCAL, HUB)
 def fresh_seed() -> int:
     """A seed drawn from the OS once per process, so every task of a run shares it; logged once."""
     if not _fresh:
+        processes = os.environ.get("WORLD_SIZE", "1")
+        if processes.isdigit() and int(processes) > 1:
+            # Each process would draw its own seed, and the processes would score different benchmarks.
+            raise SettingsError(
+                f'seed "fresh" cannot be shared by the {processes} processes of a distributed run; draw one '
+                "seed and give it to all of them: --metadata \"{\\\"seed\\\": $(python -c 'import secrets; "
+                "print(secrets.randbits(31))')}\"")
         import secrets
 
         _fresh.append(secrets.randbits(31))

@@ -18,7 +18,7 @@ from lm_eval.api.task import ConfigurableTask
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.benchmarks.execution import sanitized
 from dynbench_tasks.judge.jdk import find_jdk
-from dynbench_tasks.lmeval.documents import prepare_documents
+from dynbench_tasks.lmeval.documents import expect, prepare_documents
 from dynbench_tasks.lmeval.settings import TaskSettings
 from dynbench_tasks.lmeval.sources import load_raw
 from dynbench_tasks.scoring import process_results
@@ -65,16 +65,23 @@ class DynamicTask(ConfigurableTask):
         config["process_docs"] = self._prepare
         metadata["dynbench"] = provenance(self.settings, config.get("repeats"), generation.get("temperature"))
         config["metadata"] = metadata
+        self._digested = None
         super().__init__(config=config)
 
     def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs) -> None:
         self.raw = load_raw(self.settings.benchmark, self.settings.data_dir, self.settings.data_source)
         self.dataset = datasets.DatasetDict({"test": self.raw.dataset})
         self.config.metadata["dynbench"]["data"] = {"origin": self.raw.origin, "sha256": self.raw.sha256}
+        expect(self.settings, self.raw.sha256)
 
     def _prepare(self, dataset: datasets.Dataset) -> datasets.Dataset:
         documents, counts = prepare_documents(dataset, self.settings, self.config.task, self.raw.sha256)
-        self.config.metadata["dynbench"].update(counts=counts, documents_sha256=self.documents_digest(documents))
+        if self._digested is None or self._digested[0] is not documents:  # lm-eval asks for the documents often
+            self.features = list(documents.features)  # lm-eval sets it only after this hook; doc_to_text needs it
+            digest = self.documents_digest(documents)
+            self._digested = (documents, digest)
+            self.config.metadata["dynbench"].update(counts=counts, documents_sha256=digest)
+            logger.info("%s: documents sha256 %s", self.config.task, digest)  # every process of a run logs the same
         return documents
 
     def documents_digest(self, documents) -> str:

@@ -20,6 +20,7 @@ What a child computes leaves it as plain data (:mod:`plain`); the caller judges 
 
 import builtins
 import contextlib
+import functools
 import io
 import json
 import os
@@ -146,37 +147,64 @@ def _agree(original, mutant):
     return o_value == m_value
 
 
+_compiled = {}  # filled only in a task's child, which is forked afresh for every task
+
+
 def _executor(source, namespace):
-    return lambda: exec(compile(source, "<program>", "exec"), namespace)
+    def execute():
+        if source not in _compiled:
+            _compiled[source] = compile(source, "<program>", "exec")
+        exec(_compiled[source], namespace)
+
+    return execute
+
+
+def _define(payload, source):
+    """A fresh namespace holding ``source`` run after the preamble: (namespace, (outcome, printed))."""
+    namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
+    with _Capture() as capture:
+        outcome = _timed(_executor(payload.get("preamble", "") + "\n" + source, namespace), payload["seconds"])
+    return namespace, (outcome, capture.text)
+
+
+def _run_original(payload, sequence):
+    """The original defined afresh and called on every input of one sequence, in order."""
+    namespace, definition = _define(payload, payload["original"])
+    if definition[0][0] != "return":
+        return definition, None
+    return definition, [_run_call(namespace, payload["function"], text, seconds) for text, seconds in sequence]
+
+
+def _compare_mutant(payload, mutant, original):
+    """One mutant, defined afresh and called on its spelling of each input the original finished."""
+    definition, calls = original
+    if calls is None:
+        return {"definition": "original failed: " + _describe(*definition), "inputs": []}
+    namespace, own_definition = _define(payload, mutant["source"])
+    if not _agree(definition, own_definition):
+        differs = "module body differs: %s vs %s" % (_describe(*definition), _describe(*own_definition))
+        return {"definition": differs, "inputs": []}
+    sequence = payload["sequences"][mutant["sequence"]]
+    results = []
+    for (_, seconds), text, before in zip(sequence, mutant["inputs"], calls, strict=True):
+        if before[0][0] == "timeout":
+            results.append({"original": "timeout"})
+            continue
+        after = _run_call(namespace, payload["function"], text, seconds * 3)
+        entry = {"original": before[0][0], "agree": _agree(before, after)}
+        if not entry["agree"]:
+            entry["why"] = "original %s; mutant %s" % (_describe(*before), _describe(*after))
+        results.append(entry)
+    return {"definition": "ok", "inputs": results}
 
 
 def task_compare_calls(payload):
-    """Run original and mutant side by side on the same inputs and compare what each call does."""
-    namespaces = []
-    definitions = []
-    for source in (payload["original"], payload["mutant"]):
-        namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
-        with _Capture() as capture:
-            outcome = _timed(_executor(payload.get("preamble", "") + "\n" + source, namespace), payload["seconds"])
-        namespaces.append(namespace)
-        definitions.append((outcome, capture.text))
-    if definitions[0][0][0] != "return":
-        return {"definition": "original failed: " + _describe(*definitions[0]), "inputs": []}
-    if not _agree(*definitions):
-        differs = "module body differs: %s vs %s" % (_describe(*definitions[0]), _describe(*definitions[1]))
-        return {"definition": differs, "inputs": []}
-    results = []
-    for original_args, mutant_args in payload["inputs"]:
-        original = _run_call(namespaces[0], payload["function"], original_args, payload["seconds"])
-        if original[0][0] == "timeout":
-            results.append({"original": "timeout"})
-            continue
-        mutant = _run_call(namespaces[1], payload["function"], mutant_args, payload["seconds"] * 3)
-        entry = {"original": original[0][0], "agree": _agree(original, mutant)}
-        if not entry["agree"]:
-            entry["why"] = "original %s; mutant %s" % (_describe(*original), _describe(*mutant))
-        results.append(entry)
-    return {"definition": "ok", "inputs": results}
+    """Compare mutants of one program with it, call by call. The original runs once per distinct
+    sequence of inputs (its spelling, seconds); each mutant names its sequence and spells each input
+    its own way. Original and mutant each start from a fresh namespace and take the inputs in order."""
+    originals = [_run_original(payload, sequence) for sequence in payload["sequences"]]
+    return {"mutants": [_compare_mutant(payload, mutant, originals[mutant["sequence"]])
+                        for mutant in payload["mutants"]]}
 
 
 def _install_quit_builtins():
@@ -236,7 +264,16 @@ def task_evaluate(payload):
         return {"outcome": "not_plain", "why": type(error).__name__}
 
 
-TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "evaluate": task_evaluate}
+def task_evaluate_each(payload):
+    """``evaluate`` once per expression, each in a fresh namespace with its own time budget: many
+    independent calls of one program for the price of one child."""
+    return {"outcome": "each", "results": [
+        task_evaluate({"program": payload["program"], "expressions": [expression], "seconds": payload["seconds"]})
+        for expression in payload["expressions"]]}
+
+
+TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "evaluate": task_evaluate,
+         "evaluate_each": task_evaluate_each}
 
 
 def _limit(which, value, grace=0):
@@ -407,14 +444,21 @@ def _stand_alone():
         ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
 
 
-def _clear_ipc():
-    """Remove the System V shared memory, semaphores and message queues a task left in this sandbox's
-    IPC namespace (POSIX ones live in /dev/shm)."""
+@functools.lru_cache(maxsize=1)
+def _libc():
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
+        return ctypes.CDLL(None, use_errno=True)
     except (ImportError, OSError):
+        return None
+
+
+def _clear_ipc():
+    """Remove the System V shared memory, semaphores and message queues a task left in this sandbox's
+    IPC namespace (POSIX ones live in /dev/shm)."""
+    libc = _libc()
+    if libc is None:
         return
     removers = {"shm": lambda i: libc.shmctl(i, 0, None), "sem": lambda i: libc.semctl(i, 0, 0),
                 "msg": lambda i: libc.msgctl(i, 0, None)}  # 0: IPC_RMID

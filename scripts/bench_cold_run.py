@@ -1,0 +1,43 @@
+"""One cold evaluation, whole process: ``lm_eval --tasks TASKS --limit 1`` with an empty datasets
+cache, so every document of every task is built from scratch (what a fresh seed costs). Time it with
+a timer that runs it several times, e.g. ``/usr/bin/time -v`` or ``hyperfine``, against the same
+command with ``--tasks cruxeval_orig``:
+
+    python scripts/bench_cold_run.py --tasks cruxeval_dynamic
+    python scripts/bench_cold_run.py --tasks cruxeval_orig
+
+The model is the embedded SmolLM2-135M-Instruct (``--model_args`` to use another hf model); it
+answers one problem per task with at most 24 tokens, so the run is mostly building.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tasks", default="cruxeval_dynamic")
+    parser.add_argument("--model_args", help="hf model arguments (default: the embedded SmolLM2)")
+    parser.add_argument("--metadata", default="{}", help="passed to lm_eval --metadata (e.g. a seed)")
+    args = parser.parse_args()
+    if args.model_args is None:
+        from dynbench_tasks.cli.evaluate import demo_model_file
+
+        weights = demo_model_file()
+        args.model_args = f"pretrained={weights.parent},gguf_file={weights.name},dtype=float32"
+    with tempfile.TemporaryDirectory(prefix="dynbench-cold-") as cache:
+        command = [sys.executable, "-m", "lm_eval", "--model", "hf", "--model_args", args.model_args,
+                   "--device", "cpu", "--tasks", args.tasks, "--limit", "1", "--gen_kwargs", "max_gen_toks=24",
+                   "--confirm_run_unsafe_code", "--metadata", args.metadata,
+                   "--output_path", os.path.join(cache, "out")]
+        environment = dict(os.environ, HF_DATASETS_CACHE=os.path.join(cache, "datasets"))
+        return subprocess.run(command, env=environment).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

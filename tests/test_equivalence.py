@@ -1,0 +1,61 @@
+"""The equivalence check: original and mutant called side by side in the sandbox on the benchmark's
+inputs and on perturbed extra ones."""
+
+from textwrap import dedent
+
+from mutators import MUTATED, REJECTED, ProgramKind, mutate
+from mutators.equivalence import CheckSettings, check_equivalence
+from mutators.programs import CallTests
+
+# Loops for ever on most perturbed inputs, returns at once on the benchmark's own.
+SLOW_ON_EXTRAS = dedent("""\
+    def f(n):
+        total = 0
+        while n != 3:
+            total += 1
+        return total + n
+    """)
+
+
+def _mutant(code: str, arguments: str, chain: str = "V1"):
+    return mutate(code, chain, 0, kind=ProgramKind.FUNCTION, entry_point="f", call_arguments=arguments)
+
+
+def test_a_mutant_that_differs_is_rejected_with_the_input_that_shows_it(sandbox):
+    code = "def f(x):\n    return x + 1\n"
+    result = _mutant(code, "2")
+    result.code = "def f(x):\n    return x + 2\n"
+    check_equivalence([(code, result, CallTests("f", ["2"]))], sandbox)
+    assert result.status == REJECTED
+    assert result.reason == "differs on input (2): original returned 3; mutant returned 4"
+
+
+def test_extra_inputs_the_original_cannot_finish_are_dropped(sandbox):
+    tests = CallTests("f", ["3"], extra_inputs=8)
+    result = _mutant(SLOW_ON_EXTRAS, "3")
+    check_equivalence([(SLOW_ON_EXTRAS, result, tests)], sandbox, CheckSettings(seed=4))
+    assert result.status == MUTATED, result.reason
+    assert 1 <= result.checked_inputs < 9  # the given input and the extras that finished
+
+
+def test_mutants_of_one_program_are_checked_together_each_on_its_own(sandbox):
+    code = "def f(x, y=1):\n    total = x\n    for i in range(y):\n        total += i\n    return total\n"
+    tests = CallTests("f", ["4, y=3"], extra_inputs=4)
+    results = [_mutant(code, "4, y=3", chain) for chain in ("V1", "V2", "F", "FUV")]
+    wrong = _mutant(code, "4, y=3", "U")
+    wrong.code = code.replace("total = x", "total = x + 1")
+    crashing = _mutant(code, "4, y=3", "F")
+    crashing.code = "import os\n" + code.replace("return total", "os._exit(1)")
+    items = [(code, r, tests) for r in [*results, wrong, crashing]]
+    check_equivalence(items, sandbox)
+    assert [r.status for r in results] == [MUTATED] * 4
+    assert all(r.checked_inputs >= 1 for r in results)
+    assert wrong.status == REJECTED and wrong.reason.startswith("differs on input (4, y=3)")
+    assert crashing.status == REJECTED and "could not finish" in crashing.reason
+
+
+def test_the_benchmark_inputs_keep_the_full_budget(sandbox):
+    code = "import time\ndef f(x):\n    time.sleep(0.5)\n    return x\n"
+    result = _mutant(code, "1")
+    check_equivalence([(code, result, CallTests("f", ["1"], extra_inputs=0))], sandbox, CheckSettings(seconds=2.0))
+    assert result.status == MUTATED and result.checked_inputs == result.verified_inputs == 1
