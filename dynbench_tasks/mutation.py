@@ -47,7 +47,7 @@ def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *,
     with tqdm(total=len(programs) * len(chains), desc=f"{label}: mutating", unit="program", disable=None,
               file=sys.stderr) as mutating, \
             tqdm(desc=f"{label}: checking equivalence", unit="task", disable=None, file=sys.stderr) as checking, \
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="dynbench-check") as runner:
+            ThreadPoolExecutor(max_workers=2, thread_name_prefix="dynbench-check") as runner:
         running = []
         for start in range(0, len(programs), SLICE):
             part = programs[start : start + SLICE]

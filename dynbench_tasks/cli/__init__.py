@@ -8,10 +8,22 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from dynbench_tasks.cli import contaminate, evaluate, judge, leaderboard, mutate, probe, report, stats, verify, view
+from dynbench_tasks.cli import (
+    contaminate,
+    demo,
+    evaluate,
+    judge,
+    leaderboard,
+    mutate,
+    probe,
+    report,
+    stats,
+    verify,
+    view,
+)
 from mutators.errors import DynbenchError
 
-COMMANDS = (mutate, evaluate, judge, report, stats, view, verify, leaderboard, contaminate, probe)
+COMMANDS = (mutate, evaluate, demo, judge, report, stats, view, verify, leaderboard, contaminate, probe)
 
 
 class _Parser(argparse.ArgumentParser):

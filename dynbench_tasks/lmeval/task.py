@@ -76,10 +76,11 @@ class DynamicTask(ConfigurableTask):
 
     def _prepare(self, dataset: datasets.Dataset) -> datasets.Dataset:
         documents, counts = prepare_documents(dataset, self.settings, self.config.task, self.raw.sha256)
-        if self._digested is None or self._digested[0] is not documents:  # lm-eval asks for the documents often
+        # lm-eval asks for the documents often, also from copies of this task: key on their fingerprint.
+        if self._digested is None or self._digested[0] != documents._fingerprint:
             self.features = list(documents.features)  # lm-eval sets it only after this hook; doc_to_text needs it
             digest = self.documents_digest(documents)
-            self._digested = (documents, digest)
+            self._digested = (documents._fingerprint, digest)
             self.config.metadata["dynbench"].update(counts=counts, documents_sha256=digest)
             logger.info("%s: documents sha256 %s", self.config.task, digest)  # every process of a run logs the same
         return documents
