@@ -100,3 +100,24 @@ def test_probe_command_with_a_real_backend(tiny_model, small_data, tmp_path):
     assert all(a["gap"] >= b["gap"] for a, b in itertools.pairwise(rows))
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["k"] == 2 and 0.0 <= summary["auc"] <= 1.0
+
+
+class AnswerRecallingLM(RecallingLM):
+    """Knows each problem's published answer, whatever program and input it follows."""
+
+    def loglikelihood(self, requests):
+        return [(0.0, True) if r.args[1].strip() == self.remembered[r.doc["id"]] else (-5.0, False)
+                for r in requests]
+
+
+def test_probe_on_new_inputs_scores_each_side_on_its_own_answer(small_data):
+    originals, mutated = documents("fuvi", {"data_dir": small_data})
+    assert [doc["id"] for doc in originals] == [doc["id"] for doc in mutated]
+    changed = [i for i, (a, b) in enumerate(zip(originals, mutated, strict=True)) if a["input"] != b["input"]]
+    assert changed and all(originals[i]["output"] != mutated[i]["output"] for i in changed)
+    rows = {row.id: row for row in probe(AnswerRecallingLM({doc["id"]: doc["output"] for doc in originals}),
+                                         originals, mutated)}
+    # A model that recalls the published answer gains on the original and, where the input is new, not on the
+    # mutant, whose reference is the recomputed output.
+    assert all(rows[originals[i]["id"]].gap == 5.0 for i in changed)
+    assert all(rows[doc["id"]].gap == 0.0 for i, doc in enumerate(originals) if i not in changed)
