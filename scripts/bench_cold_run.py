@@ -26,10 +26,9 @@ def main() -> int:
     parser.add_argument("--metadata", default="{}", help="passed to lm_eval --metadata (e.g. a seed)")
     args = parser.parse_args()
     if args.model_args is None:
-        from dynbench_tasks.cli.evaluate import demo_model_file
+        from dynbench_tasks.cli.evaluate import demo_model_args
 
-        weights = demo_model_file()
-        args.model_args = f"pretrained={weights.parent},gguf_file={weights.name},dtype=float32"
+        args.model_args = demo_model_args()
     with tempfile.TemporaryDirectory(prefix="dynbench-cold-") as cache:
         command = [sys.executable, "-m", "lm_eval", "--model", "hf", "--model_args", args.model_args,
                    "--device", "cpu", "--tasks", args.tasks, "--limit", "1", "--gen_kwargs", "max_gen_toks=24",

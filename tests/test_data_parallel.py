@@ -25,11 +25,10 @@ TASKS = ("cruxeval_orig", "cruxeval_fuv")
 
 
 def _evaluate(launcher: list[str], model: str, output: Path, environment: dict) -> subprocess.CompletedProcess:
-    from dynbench_tasks.cli.evaluate import demo_model_file
+    from dynbench_tasks.cli.evaluate import demo_model_args
 
-    weights = demo_model_file()
     metadata = {"ids": IDS, "repeats": 1, "temperature": 0}
-    arguments = ["--model", model, "--model_args", f"pretrained={weights.parent},gguf_file={weights.name},dtype=float32",
+    arguments = ["--model", model, "--model_args", demo_model_args(),
                  "--tasks", ",".join(TASKS), "--batch_size", "4", "--gen_kwargs", "max_gen_toks=24",
                  "--confirm_run_unsafe_code", "--log_samples", "--output_path", str(output),
                  "--metadata", json.dumps(metadata)]
@@ -69,7 +68,7 @@ def test_two_processes_score_what_one_does(tmp_path):
     for task in TASKS:  # every process built the documents the results record
         logged = set(re.findall(rf"{task}: documents sha256 ([0-9a-f]{{64}})", launched.stderr))
         assert logged == {aggregate_one[task][1]["documents_sha256"]}
-    shares = re.findall(r"sandbox-None: (\d+) workers \(.*?; (\d+) evaluation processes", launched.stderr)
+    shares = re.findall(r"sandbox: (\d+) workers \(.*?; (\d+) evaluation processes", launched.stderr)
     cores = len(os.sched_getaffinity(0))
     assert shares == [(str(max(1, cores // 2)), "2")] * 2
 

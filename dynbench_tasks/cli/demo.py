@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from dynbench_tasks.cli.arguments import positive_int
-from dynbench_tasks.cli.evaluate import demo_model_file, evaluate
+from dynbench_tasks.cli.evaluate import demo_model_args, evaluate
 from dynbench_tasks.errors import UsageError
 
 # Greedy, one answer per problem, every listed problem scored (mutated or not): the same documents in
@@ -48,12 +48,12 @@ def _metadata(text: str | None) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    model = demo_model_file()
+    model_args = demo_model_args()
     metadata = _metadata(args.metadata)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     lm_eval_args = [
         "--model", "hf",
-        "--model_args", f"pretrained={model.parent},gguf_file={model.name},dtype=float32",
+        "--model_args", model_args,
         "--device", "cpu",
         "--batch_size", str(args.batch_size),
         "--tasks", args.tasks,

@@ -59,3 +59,9 @@ def demo_model_file() -> Path:
     if importlib.util.find_spec("gguf") is None:
         raise UsageError("reading GGUF models needs the gguf package: pip install gguf")
     return files[0]
+
+
+def demo_model_args() -> str:
+    """lm-eval's hf ``--model_args`` for the demo model, on CPU in full precision."""
+    weights = demo_model_file()
+    return f"pretrained={weights.parent},gguf_file={weights.name},dtype=float32"

@@ -45,12 +45,13 @@ def _shared(name: str, workers_variable: str, start: Callable[[int], object]):
 
 
 def shared_sandbox(hash_seed: int | None = None):
-    """The sandbox for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers,
-    default this process's share of the cores); with ``hash_seed``, one whose processes all use that PYTHONHASHSEED."""
+    """The sandbox for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers, default
+    this process's share of the cores); with ``hash_seed``, one whose processes all use that PYTHONHASHSEED."""
     from dynbench_tasks.benchmarks.records import data_locations
     from mutators.execution import Sandbox
 
-    return _shared(f"sandbox-{hash_seed}", "DYNBENCH_SANDBOX_WORKERS",
+    name = "sandbox" if hash_seed is None else f"sandbox (PYTHONHASHSEED={hash_seed})"
+    return _shared(name, "DYNBENCH_SANDBOX_WORKERS",
                    lambda workers: Sandbox(workers=workers, hidden=data_locations(), hash_seed=hash_seed))
 
 

@@ -3,7 +3,7 @@
 ``predictions``: for each problem, the model's generations (completions of ``assert f(<input>) ==``,
 or replies with ``[ANSWER]`` tags with ``prompt="harness"``). ``references``: each problem's expected
 output as the benchmark spells it (a Python literal). Returns pass@k (unbiased, for each ``k``, as a
-fraction) and ``statuses``: each sample's status (passed, wrong, empty, unparseable, calls_f, error,
+fraction) and ``statuses``: each sample's status (passed, wrong, empty, unparseable, calls_f, not_a_value, error,
 timeout). Answers run in dynbench's sandbox and their values are compared outside it.
 """
 
