@@ -42,14 +42,16 @@ def _extra_inputs(tests: CallTests, settings: CheckSettings, code: str) -> list[
 
 
 def _call_inputs(result: MutationResult, tests: CallTests, extras) -> list[tuple[str, str, bool]]:
-    """(original text, mutant text, is_given) for every input to try: the benchmark's own, the new
-    one NewInput chose, and the extra ones; the mutant's spelling follows its renamed keywords."""
+    """(original text, mutant text, is_given) for every input to try: the benchmark's own, the extra
+    ones, and last the one NewInput chose, so that the inputs of a chain without NewInput are a prefix
+    of them and the original runs once for both; the mutant's spelling follows its renamed keywords."""
     renames = result.keyword_renames
-    given = [*tests.arguments, *([result.new_input] if result.new_input else [])]
-    inputs = [(text, rename_keywords(tests.function, text, renames), True) for text in given]
+    inputs = [(text, rename_keywords(tests.function, text, renames), True) for text in tests.arguments]
     for args, kwargs in extras:
         renamed_kwargs = {renames.get(k, k): v for k, v in kwargs.items()}
         inputs.append((render_arguments(args, kwargs), render_arguments(args, renamed_kwargs), False))
+    if result.new_input:
+        inputs.append((result.new_input, rename_keywords(tests.function, result.new_input, renames), True))
     return inputs
 
 

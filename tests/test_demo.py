@@ -25,7 +25,7 @@ def test_demo_runs_the_embedded_model_and_compares(tmp_path, small_data):
     settings = results["configs"]["cruxeval_fuv"]["metadata"]["dynbench"]
     assert (settings["temperature"], settings["repeats"], settings["scope"]) == (0, 1, "all")
     assert re.search(r"static  cruxeval_orig: \d+\.\d", done.stdout)
-    assert re.search(r"dynamic cruxeval_fuv: \d+\.\d \(\d of 2 programs rewritten", done.stdout)
+    assert re.search(r"dynamic cruxeval_fuv: \d+\.\d \(\d of 2 problems changed by F\+U\+V2", done.stdout)
     assert re.search(r"drop on the 2 problems both scored: [+-]\d+\.\d points, 95% bootstrap interval", done.stdout)
     assert "flips: " in done.stdout
     pages = re.findall(r"(?:view|report): +(\S+)", done.stdout)

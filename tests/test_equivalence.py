@@ -59,3 +59,27 @@ def test_the_benchmark_inputs_keep_the_full_budget(sandbox):
     result = _mutant(code, "1")
     check_equivalence([(code, result, CallTests("f", ["1"], extra_inputs=0))], sandbox, CheckSettings(seconds=2.0))
     assert result.status == MUTATED and result.checked_inputs == result.verified_inputs == 1
+
+
+def test_a_sequence_that_begins_another_takes_the_original_run_of_the_longer(tmp_path, monkeypatch):
+    """The fork server's compare task, called here directly: the original's module body runs once for
+    a chain without NewInput (the inputs) and one with it (the same inputs, then the new one)."""
+    from mutators.execution.sandbox import EXECUTION_FOLDER
+
+    monkeypatch.syspath_prepend(str(EXECUTION_FOLDER))
+    monkeypatch.chdir(tmp_path)
+    import worker
+
+    original = "open('defined.txt', 'a').write('x')\ndef f(x):\n    return x + 1\n"
+    mutant = "def f(y):\n    return 1 + y\n"
+    inputs = [["1", 2.0], ["2", 0.25]]
+    payload = {"preamble": "", "original": original, "function": "f", "seconds": 2.0,
+               "sequences": [inputs, [*inputs, ["7", 2.0]]],
+               "mutants": [{"source": mutant, "sequence": 0, "inputs": ["1", "2"]},
+                           {"source": mutant, "sequence": 1, "inputs": ["1", "2", "7"]},
+                           {"source": mutant.replace("1 + y", "2 + y"), "sequence": 1, "inputs": ["1", "2", "7"]}]}
+    first, second, wrong = worker.task_compare_calls(payload)["mutants"]
+    assert [entry["agree"] for entry in first["inputs"]] == [True, True]
+    assert [entry["agree"] for entry in second["inputs"]] == [True, True, True]
+    assert [entry["agree"] for entry in wrong["inputs"]] == [False, False, False]
+    assert (tmp_path / "defined.txt").read_text() == "x"

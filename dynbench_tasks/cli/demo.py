@@ -102,14 +102,15 @@ def summary(output_path: Path) -> list[str]:
         view = folder / f"view_{variant.task}.html"
         write_view_page(runs, variant.task, view)
         mutated = sum(s["doc"]["mutation"]["status"] == "mutated" for s in variant.samples)
-        rest = "" if mutated == len(variant.samples) else ", the rest shown as they are"
+        chain = (variant.metadata.get("dynbench") or {}).get("chain")
+        rest = "" if mutated == len(variant.samples) else ", the rest shown as published"
         lines += [
             f"  static  {base.task}: {_points(base.pass_at_1)}",
             f"  dynamic {variant.task}: {_points(variant.pass_at_1)} ({mutated} of {len(variant.samples)} "
-            f"programs rewritten{rest})",
+            f"problems changed by {chain}{rest})",
             f"  drop on the {comparison.shared} problems both scored: {comparison.drop:+.1f} points, 95% bootstrap "
             f"interval [{comparison.ci_low:+.1f}, {comparison.ci_high:+.1f}]",
-            f"  flips: {comparison.orig_only} passed only as published, {comparison.variant_only} only rewritten "
+            f"  flips: {comparison.orig_only} passed only as published, {comparison.variant_only} only changed "
             f"(McNemar p = {comparison.p_value:.2f})",
             f"  view:   {view}",
         ]

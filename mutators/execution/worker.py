@@ -201,8 +201,19 @@ def _compare_mutant(payload, mutant, original):
 def task_compare_calls(payload):
     """Compare mutants of one program with it, call by call. The original runs once per distinct
     sequence of inputs (its spelling, seconds); each mutant names its sequence and spells each input
-    its own way. Original and mutant each start from a fresh namespace and take the inputs in order."""
-    originals = [_run_original(payload, sequence) for sequence in payload["sequences"]]
+    its own way. Original and mutant each start from a fresh namespace and take the inputs in order,
+    so a sequence that begins another takes the first calls of the longer one's run."""
+    sequences = payload["sequences"]
+    originals = [None] * len(sequences)
+    for index in sorted(range(len(sequences)), key=lambda i: -len(sequences[i])):
+        sequence = sequences[index]
+        longer = next((i for i, run in enumerate(originals) if run is not None
+                       and sequences[i][:len(sequence)] == sequence), None)
+        if longer is None:
+            originals[index] = _run_original(payload, sequence)
+        else:
+            definition, calls = originals[longer]
+            originals[index] = (definition, None if calls is None else calls[:len(sequence)])
     return {"mutants": [_compare_mutant(payload, mutant, originals[mutant["sequence"]])
                         for mutant in payload["mutants"]]}
 
