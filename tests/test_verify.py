@@ -92,6 +92,10 @@ def _passing_sample(samples):
         engine_version="0.0.1")), "engine version differs (run 0.0.1"),
     ("the data", lambda f: _edit_results(f, lambda r: r["configs"]["cruxeval_orig"]["metadata"]["dynbench"]["data"]
                                          .update(sha256="0" * 64)), "data digest differs"),
+    ("a deleted sample", lambda f: _edit_samples(f, "cruxeval_fuv", lambda s: s.pop()),
+     "the results claim 4 documents, the samples hold 3"),
+    ("a repeated sample", lambda f: _edit_samples(f, "cruxeval_orig", lambda s: s.__setitem__(-1, s[0])),
+     "logged more than once"),
 ])
 def test_an_altered_run_never_verifies(honest_run, tmp_path, kind, change, message):
     code, lines = verify(altered(honest_run, tmp_path, change))

@@ -31,6 +31,7 @@ class TaskRun:
     source: str = ""
     seeds: list[int] = field(default_factory=list)  # more than one: pooled over runs with these seeds
     spread: float | None = None  # pooled: the standard deviation of pass@1 over the seeds
+    documents_claimed: int | None = None  # lm-eval's count of the documents it scored
 
     @property
     def counts(self) -> dict:
@@ -89,7 +90,8 @@ def load_runs(folders: list[str], names: list[str] | None = None) -> list[TaskRu
                 else:
                     continue
                 run = TaskRun(model, task, benchmark, variant, _pass_at_1(metrics),
-                              (results.get("configs") or {}).get(task, {}).get("metadata") or {}, source=str(path))
+                              (results.get("configs") or {}).get(task, {}).get("metadata") or {}, source=str(path),
+                              documents_claimed=((results.get("n-samples") or {}).get(task) or {}).get("effective"))
                 samples_file = path.parent / f"samples_{task}_{stamp}.jsonl"
                 if samples_file.is_file():
                     run.samples = _read_samples(samples_file)

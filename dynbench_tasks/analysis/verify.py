@@ -113,12 +113,19 @@ def verify_task(run: TaskRun, data_dir: str | None = None) -> TaskVerdict:
     documents = list(task.test_docs())
     prompts = _prompts(task)
     spec = BENCHMARKS[run.benchmark]
-    logged, docs, generations = [], [], []
+    if run.documents_claimed is not None and run.documents_claimed != len(run.samples):
+        verdict.problems.append(f"the results claim {run.documents_claimed} documents, the samples hold "
+                                f"{len(run.samples)}")
+    logged, docs, generations, seen = [], [], [], set()
     for sample in run.samples:
         index, identifier = sample.get("doc_id"), str((sample.get("doc") or {}).get("id"))
         if not isinstance(index, int) or not 0 <= index < len(documents) or str(documents[index]["id"]) != identifier:
             verdict.problems.append(f"{identifier}: not a document of this task")
             continue
+        if index in seen:
+            verdict.problems.append(f"{identifier}: logged more than once")
+            continue
+        seen.add(index)
         prompt = ((sample.get("arguments") or {}).get("gen_args_0") or {}).get("arg_0")
         if prompt != prompts.get(index):
             verdict.problems.append(f"{identifier}: prompt differs from the rebuilt one")
