@@ -66,7 +66,7 @@ def prompt_config(settings: TaskSettings, score_function, paper_prompt_function,
 
 # ---------------------------------------------------------------------------------- answers
 _CALL = "__dynbench_call__"  # stands for ``f(<input>)`` when an answer is read as the assertion's right side
-_PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
+PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
 _LINES_TRIED = 20
 _MAX_LINKS = 32  # comparisons chained in one answer
 # What a stated value may call: built-ins that build or describe values, and methods of values.
@@ -119,17 +119,27 @@ def _span(first: ast.AST, last: ast.AST) -> ast.AST:
     return span
 
 
-def _right_side(candidate: str) -> str | None:
-    """What the answer says ``f(<input>)`` equals: the text after ``f(...) ==`` of an (asserted)
-    comparison, or the whole candidate when it is an expression of its own; None if it is neither."""
+def first_statement(candidate: str) -> tuple[ast.Module, ast.expr | None] | None:
+    """The parsed candidate and what its first statement states (an assert's test or a bare
+    expression; None for any other statement); None when it is not Python or is empty."""
     try:
         tree = ast.parse(candidate)
-    except _PARSE_FAILURES:
+    except PARSE_FAILURES:
         return None
     if not tree.body:
         return None
     first = tree.body[0]
-    test = first.test if isinstance(first, ast.Assert) else first.value if isinstance(first, ast.Expr) else None
+    return tree, first.test if isinstance(first, ast.Assert) else first.value if isinstance(first, ast.Expr) else None
+
+
+def _right_side(candidate: str) -> str | None:
+    """What the answer says ``f(<input>)`` equals: the text after ``f(...) ==`` of an (asserted)
+    comparison, or the whole candidate when it is an expression of its own; None if it is neither."""
+    parsed = first_statement(candidate)
+    if parsed is None:
+        return None
+    tree, test = parsed
+    first = tree.body[0]
     if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq) and calls_f(test.left):
         tail = (ast.get_source_segment(candidate, _span(test.left, test)) or "").strip()
         return tail.removeprefix("==").strip()
@@ -147,7 +157,7 @@ def _operands(answer: str) -> tuple[list[str], list[str]] | str | None:
     cannot count (it calls ``f``, or computes instead of stating a value); None if it is no expression."""
     try:
         whole = ast.parse(f"({answer})", mode="eval")
-    except _PARSE_FAILURES:
+    except PARSE_FAILURES:
         return None
     if calls_f(whole):
         return "calls_f"
@@ -156,7 +166,7 @@ def _operands(answer: str) -> tuple[list[str], list[str]] | str | None:
     source = f"{_CALL} == {answer}"
     try:
         chain = ast.parse(source, mode="eval").body
-    except _PARSE_FAILURES:
+    except PARSE_FAILURES:
         chain = None
     if isinstance(chain, ast.Compare) and isinstance(chain.left, ast.Name) and chain.left.id == _CALL:
         if len(chain.ops) > _MAX_LINKS:

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from dynbench_tasks.benchmarks.cruxeval import (
     MAX_ANSWER_CHARS,
+    PARSE_FAILURES,
     CruxEval,
     answer_text,
     calls_f,
     candidates,
+    first_statement,
     prompt_config,
     states_a_value,
 )
@@ -39,7 +41,6 @@ INPUT_INSTRUCTION = (
 )
 SAMPLE_STATUSES = ("passed", "wrong", "empty", "unparseable", "not_a_call", "calls_f", "not_a_value", "error",
                    "timeout")
-_PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
 
 
 def paper_prompt(doc: dict) -> str:
@@ -50,7 +51,7 @@ def program_names(code: str) -> frozenset[str]:
     """Names the program binds at module level (an input may refer to them), ``f`` aside."""
     try:
         tree = ast.parse(code)
-    except _PARSE_FAILURES:
+    except PARSE_FAILURES:
         return frozenset()
     names = set()
     for node in tree.body:
@@ -66,14 +67,10 @@ def program_names(code: str) -> frozenset[str]:
 
 def _call_of(candidate: str) -> ast.Call | str | None:
     """The call the candidate answers with; "not_a_call" when it is Python but answers with no call."""
-    try:
-        tree = ast.parse(candidate)
-    except _PARSE_FAILURES:
+    parsed = first_statement(candidate)
+    if parsed is None:
         return None
-    if not tree.body:
-        return None
-    first = tree.body[0]
-    test = first.test if isinstance(first, ast.Assert) else first.value if isinstance(first, ast.Expr) else None
+    test = parsed[1]
     if isinstance(test, ast.Compare):
         test = test.left
     return test if isinstance(test, ast.Call) else "not_a_call"

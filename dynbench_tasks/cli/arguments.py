@@ -1,4 +1,5 @@
-"""argparse value types: a bad command-line value becomes a one-line usage error before any work starts."""
+"""Arguments several commands share, and argparse value types: a bad command-line value becomes a
+one-line usage error before any work starts."""
 
 from __future__ import annotations
 
@@ -53,3 +54,23 @@ def add_data_dir(parser: argparse.ArgumentParser) -> None:
     """``--data-dir``, with the order in which dynbench looks for benchmark data."""
     parser.add_argument("--data-dir", metavar="DIR", help="a benchmark data folder "
                         "(default: $DYNBENCH_DATA_DIR, else the copy bundled with dynbench)")
+
+
+def add_run_dirs(parser: argparse.ArgumentParser) -> None:
+    """The lm-eval output folders a command reads, and their display names."""
+    parser.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    parser.add_argument("--names", help="comma-separated display names, one per RUN_DIR")
+
+
+def load_named_runs(args: argparse.Namespace) -> list:
+    """The dynbench task results under ``args.run_dirs``, named by ``--names``; none is an error."""
+    from dynbench_tasks.analysis.runs import load_runs
+    from dynbench_tasks.errors import DataError
+
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    if names is not None and len(names) != len(args.run_dirs):
+        raise DataError(f"--names gives {len(names)} names for {len(args.run_dirs)} run folders")
+    runs = load_runs(args.run_dirs, names)
+    if not runs:
+        raise DataError("no dynbench task results in " + ", ".join(args.run_dirs))
+    return runs
