@@ -80,14 +80,15 @@ def summary(output_path: Path) -> list[str]:
     """The lines that end the demo, read from the newest lm-eval results under ``output_path``."""
     from dynbench_tasks.analysis.comparisons import paired
     from dynbench_tasks.analysis.report import Report, write_report
-    from dynbench_tasks.analysis.runs import load_runs
+    from dynbench_tasks.analysis.runs import BUILTIN, load_runs
     from dynbench_tasks.analysis.viewer import write_view_page
     from dynbench_tasks.variants import STATIC
 
     newest = max(output_path.rglob("results_*.json"), key=lambda path: path.stat().st_mtime)
     runs = [run for run in load_runs([str(newest.parent)]) if run.source == str(newest)]
     bases = {run.benchmark: run for run in runs if run.variant == STATIC}
-    pairs = [(bases[run.benchmark], run) for run in runs if run.variant != STATIC and run.benchmark in bases]
+    pairs = [(bases[run.benchmark], run) for run in runs
+             if run.variant not in (STATIC, BUILTIN) and run.benchmark in bases]
     if not pairs:
         return ["dynbench demo: no static task with a dynamic one of the same benchmark in --tasks, "
                 "so there is nothing to compare"]
