@@ -16,15 +16,29 @@ VARIANTS: dict[str, str | None] = {
     "afu": "AFU",
     "newinput": "I",
     "fuvi": "FUVI",
+    "newoutput": "O",
+    "fuvo": "FUVO",
+    "fuvio": "FUVIO",
     CUSTOM: None,
 }
+# The paper's rewrites: the text changes, every answer stays (a model that memorised it still passes).
+MEANING_PRESERVING = ("varnorm1", "varnorm2", "constunfold", "for2while", "condaug", "fuv", "auv", "afu")
+# Every problem these variants score has a new answer, so memorising the published one earns nothing.
+ANSWER_CHANGING = ("newinput", "fuvi", "newoutput", "fuvo", "fuvio")
 # Variants that give the problem a new input: only for benchmarks whose problems show a call.
-NEW_INPUT_VARIANTS = ("newinput", "fuvi")
+NEW_INPUT_VARIANTS = ("newinput", "fuvi", "fuvio")
+# Where a benchmark takes new inputs, its everything-preset is fuvio, so it has no fuvo.
+WITHOUT_NEW_INPUT_ONLY = ("fuvo",)
+# A new program with the published input keeps the published input a right answer to input prediction.
+NEW_PROGRAM_ONLY = ("newoutput",)
 
 # Variants with a chain of their own: what a group aggregates besides STATIC, what a probe compares.
 NAMED_DYNAMIC = [name for name, chain in VARIANTS.items() if chain is not None]
 
 
-def variants_of(takes_new_inputs: bool) -> list[str]:
+def variants_of(takes_new_inputs: bool, answer_is_input: bool = False) -> list[str]:
     """The variants a benchmark's tasks come in."""
-    return [name for name in VARIANTS if takes_new_inputs or name not in NEW_INPUT_VARIANTS]
+    excluded = set(WITHOUT_NEW_INPUT_ONLY if takes_new_inputs else NEW_INPUT_VARIANTS)
+    if answer_is_input:
+        excluded |= set(NEW_PROGRAM_ONLY)
+    return [name for name in VARIANTS if name not in excluded]

@@ -13,13 +13,15 @@ from mutators.constunfold import ConstUnfold
 from mutators.errors import DynbenchError
 from mutators.for2while import For2While
 from mutators.newinput import NewInput
+from mutators.newoutput import NewOutput
 from mutators.varnorm1 import VarNormI
 from mutators.varnorm2 import VarNormII
 from mutators.while2for import While2For
 
 # The paper's five operators (Tables 3 and 4 count them), then the ones dynbench adds.
 PAPER_OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, CondAug)
-OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, While2For, CondAug, NewInput)
+OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, While2For, CondAug, NewInput,
+                                         NewOutput)
 
 # The paper's multi-mutation presets (section 3).
 PRESETS: dict[str, tuple[str, ...]] = {
@@ -27,6 +29,8 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "auv": ("condaug", "constunfold", "varnorm1"),
     "afu": ("condaug", "for2while", "constunfold"),
     "fuvi": ("for2while", "constunfold", "varnorm2", "newinput"),  # FUV with a new input: contamination's test
+    "fuvo": ("for2while", "constunfold", "varnorm2", "newoutput"),  # FUV with a new answer from an edited program
+    "fuvio": ("for2while", "constunfold", "varnorm2", "newinput", "newoutput"),  # both: the answer-changing preset
 }
 
 _BY_SPELLING: dict[str, type[Operator]] = {}

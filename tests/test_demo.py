@@ -26,7 +26,8 @@ def test_demo_runs_the_embedded_model_and_compares(tmp_path, small_data):
     assert (settings["temperature"], settings["repeats"], settings["scope"]) == (0, 1, "all")
     assert re.search(r"static  cruxeval_orig: \d+\.\d", done.stdout)
     assert re.search(r"dynamic cruxeval_fuv: \d+\.\d \(\d of 2 problems changed by F\+U\+V2", done.stdout)
-    assert re.search(r"drop on the 2 problems both scored: [+-]\d+\.\d points, 95% bootstrap interval", done.stdout)
+    assert re.search(r"drop \(static - dynamic\) on the 2 problems both scored: [+-]\d+\.\d\d points, 95% bootstrap "
+                     r"interval \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]", done.stdout)
     assert "flips: " in done.stdout
     pages = re.findall(r"(?:view|report): +(\S+)", done.stdout)
     assert len(pages) == 2 and all(Path(page).is_file() for page in pages)

@@ -60,11 +60,11 @@ def test_table_drops_highlights_and_failed_or_missing_cells(runs, tmp_path):
     report = Report(load_runs([str(runs / d) for d in "abcd"]))
     assert report.models == ["model-a", "model-b", "model-c", "model-d"]
     a = report.cell("model-a", "cruxeval", "fuv")
-    assert (a.text, a.level) == ("0.00 (-100.00)", 2)
+    assert (a.text, a.level) == ("0.00 (+100.00)", 2)
     auv = report.cell("model-a", "cruxeval", "auv")  # (4 + 0.6) / 5 = 92 %, a drop of 8 points
-    assert (auv.text, auv.level) == ("92.00 (-8.00)", 0)
+    assert (auv.text, auv.level) == ("92.00 (+8.00)", 0)
     b = report.cell("model-b", "cruxeval", "auv")  # (2.8 / 5 = 56 %) against 60 %
-    assert (b.text, b.level) == ("56.00 (-4.00)", 0)
+    assert (b.text, b.level) == ("56.00 (+4.00)", 0)
     assert report.cell("model-c", "cruxeval", "auv").text == "—"
     assert report.cell("model-d", "cruxeval", "fuv").text == "failed"
 
@@ -85,13 +85,13 @@ def test_paired_comparison_on_benchmark_ids(runs):
     a = report.paired("model-a", "cruxeval", "fuv")
     # Five discordant documents, all passed on orig only: exact two-sided p = 2 * 0.5**5.
     assert (a.shared, a.orig_only, a.variant_only) == (5, 5, 0)
-    assert a.p_value == pytest.approx(2 * 0.5 ** 5) and a.drop == pytest.approx(-100)
-    assert a.ci_low == a.ci_high == pytest.approx(-100)  # no variation, no interval
+    assert a.p_value == pytest.approx(2 * 0.5 ** 5) and a.drop == pytest.approx(100)
+    assert a.ci_low == a.ci_high == pytest.approx(100)  # no variation, no interval
     c = report.paired("model-c", "cruxeval", "fuv")
     assert (c.orig_only, c.variant_only) == (0, 4) and c.p_value == pytest.approx(2 * 0.5 ** 4)
     auv = report.paired("model-a", "cruxeval", "auv")
-    # Differences (points): 0, 0, 0, 0, -40 -> mean -8; a percentile bootstrap stays within them.
-    assert auv.drop == pytest.approx(-8) and -40 <= auv.ci_low <= -8 <= auv.ci_high <= 0
+    # Drops (points): 0, 0, 0, 0, 40 -> mean 8; a percentile bootstrap stays within them.
+    assert auv.drop == pytest.approx(8) and 0 <= auv.ci_low <= 8 <= auv.ci_high <= 40
     assert (auv.orig_only, auv.variant_only, auv.p_value) == (0, 0, 1.0)
 
 
@@ -120,7 +120,7 @@ def test_written_files(runs, tmp_path):
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader((out / "report.csv").open()))
     row = next(r for r in rows if r["model"] == "A" and r["variant"] == "fuv")
-    assert (row["pass@1"], row["drop"], row["shared_docs"], row["mcnemar_p"]) == ("0.00", "-100.00", "5", "0.0625")
+    assert (row["pass@1"], row["drop"], row["shared_docs"], row["mcnemar_p"]) == ("0.00", "100.00", "5", "0.0625")
     page = (out / "report.html").read_text()
     assert "data:image/png;base64," in page and "class='l2'" in page and "Kendall" in page
     assert (out / "cruxeval_boxplot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -17,7 +17,7 @@ class Paired:
     benchmark's own id). Documents pass when at least half their samples pass."""
 
     shared: int
-    drop: float  # points of pass@1, variant minus orig, on the shared documents
+    drop: float  # points of pass@1, orig minus variant, on the shared documents: positive = lower when changed
     ci_low: float
     ci_high: float
     orig_only: int  # passed on orig, failed on the variant
@@ -31,7 +31,7 @@ def paired(original: TaskRun, variant: TaskRun, resamples: int = 2000, seed: int
         return None
     before = np.array([original.per_document[i] for i in ids])
     after = np.array([variant.per_document[i] for i in ids])
-    differences = (after - before) * 100
+    differences = (before - after) * 100
     drop = float(differences.mean())
     if len(ids) > 1 and differences.std() > 0:
         interval = stats.bootstrap((differences,), np.mean, n_resamples=resamples, confidence_level=0.95,

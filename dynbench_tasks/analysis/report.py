@@ -26,7 +26,7 @@ class Cell:
 
 
 def _drop_level(drop: float) -> int:
-    return 2 if drop <= -20 else 1 if drop <= -10 else 0
+    return 2 if drop >= 20 else 1 if drop >= 10 else 0
 
 
 class Report:
@@ -60,7 +60,7 @@ class Report:
         base = self.run(model, benchmark, STATIC)
         if variant == STATIC or base is None or base.pass_at_1 is None:
             return Cell(shown)
-        drop = score - base.pass_at_1 * 100
+        drop = base.pass_at_1 * 100 - score
         return Cell(f"{shown} ({drop:+.2f})", _drop_level(drop))
 
     def paired(self, model: str, benchmark: str, variant: str) -> Paired | None:
@@ -188,7 +188,7 @@ def write_csv(report: Report, path: Path) -> None:
                         continue
                     score = None if run.pass_at_1 is None else run.pass_at_1 * 100
                     drop = None if score is None or base is None or base.pass_at_1 is None or variant == STATIC \
-                        else score - base.pass_at_1 * 100
+                        else base.pass_at_1 * 100 - score
                     result = report.paired(model, benchmark, variant) if variant != STATIC else None
                     settings = run.metadata.get("dynbench") or {}
                     writer.writerow([model, benchmark, variant, _num(score), _num(drop),

@@ -42,6 +42,7 @@ class Benchmark:
     max_gen_toks: ClassVar[int]
     needs_jdk: ClassVar[bool] = False
     takes_new_inputs: ClassVar[bool] = False  # the call is part of the problem: NewInput may replace its input
+    answer_is_input: ClassVar[bool] = False  # the model answers with an input (input prediction)
     sample_statuses: ClassVar[tuple[str, ...]]  # every status a scored sample can get
     # The paper's Table 4 (programs, and programs each operator changes) and Table 3 (BLEU).
     paper_programs: ClassVar[int | None] = None
@@ -63,7 +64,7 @@ class Benchmark:
     def variants(self) -> list[str]:
         from dynbench_tasks.variants import variants_of
 
-        return variants_of(self.takes_new_inputs)
+        return variants_of(self.takes_new_inputs, self.answer_is_input)
 
     def reference_answer(self, doc: dict) -> str | None:
         """The answer the benchmark itself gives for a document (shown beside a model's, never scored)."""

@@ -129,6 +129,7 @@ def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> l
 class CruxEvalInput(CruxEval):
     name = "cruxeval_input"
     sample_statuses = SAMPLE_STATUSES
+    answer_is_input = True
 
     def reference_answer(self, doc: dict) -> str | None:
         return f"f({doc['input']})"
