@@ -34,12 +34,15 @@ def _run_slice(programs: Sequence[Program], per_chain: list[list], with_new_inpu
 
 
 def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *, label: str, verify: bool,
-                    sandbox: Callable, check_seconds: float = 2.0) -> list[list]:
+                    sandbox: Callable, check_seconds: float = 2.0, mutate_one: Callable | None = None) -> list[list]:
     """For each chain, one result per program. ``sandbox(hash_seed)`` gives the sandbox to use (None:
-    any hash seed); it is only asked for when something must run."""
+    any hash seed); it is only asked for when something must run. ``mutate_one`` rewrites one program
+    (:func:`mutators.engine.mutate` by default)."""
     from tqdm import tqdm
 
     from mutators.engine import mutate
+
+    mutate_one = mutate_one or mutate
     from mutators.newinput import NewInput
 
     with_new_inputs = [NewInput in chain.operators for chain in chains]
@@ -53,8 +56,8 @@ def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *,
             part = programs[start : start + SLICE]
             for chain, results in zip(chains, per_chain, strict=True):
                 for p in part:
-                    results.append(mutate(p.code, chain, seed, kind=p.kind, entry_point=p.entry_point,
-                                          call_arguments=p.call_arguments))
+                    results.append(mutate_one(p.code, chain, seed, kind=p.kind, entry_point=p.entry_point,
+                                              call_arguments=p.call_arguments))
                     mutating.update()
             running.append(runner.submit(
                 _run_slice, part, [results[start:] for results in per_chain], with_new_inputs, seed,

@@ -109,8 +109,8 @@ def summary(output_path: Path) -> list[str]:
             f"  static  {base.task}: {_points(base.pass_at_1)}",
             f"  dynamic {variant.task}: {_points(variant.pass_at_1)} ({mutated} of {len(variant.samples)} "
             f"problems changed by {chain}{rest})",
-            f"  drop (static - dynamic) on the {comparison.shared} problems both scored: {comparison.drop:+.2f} points, "
-            f"95% bootstrap interval [{comparison.ci_low:+.2f}, {comparison.ci_high:+.2f}]",
+            f"  drop (static - dynamic) on the {comparison.shared} problems both scored: {comparison.drop:+.2f} "
+            f"points, 95% bootstrap interval [{comparison.ci_low:+.2f}, {comparison.ci_high:+.2f}]",
             f"  flips: {comparison.orig_only} passed only as published, {comparison.variant_only} only changed "
             f"(McNemar p = {comparison.p_value:.2f})",
             f"  view:   {view}",
