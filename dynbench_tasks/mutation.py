@@ -1,8 +1,9 @@
 """Mutating a benchmark's programs under one seed and one or more chains, the one way the tasks and
 ``dynbench mutate`` both do it: the chains' text operators, NewInput's new inputs (run in two
 sandboxes with fixed hash seeds), then one equivalence check in the sandbox for every chain at once,
-so that each program's original runs once for all its mutants. The programs go in slices: while the
-sandbox runs one slice, this process mutates the next."""
+so that each program's original runs once for all its mutants, then NewOutput's edits of the
+programs as the other operators left them (run in the same two sandboxes). The programs go in
+slices: while the sandbox runs one slice, this process mutates the next."""
 
 from __future__ import annotations
 
@@ -11,26 +12,40 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from dynbench_tasks.benchmarks.base import Program
-from mutators.programs import CallTests
+from mutators.programs import MUTATED, UNCHANGED, CallTests
+
+NO_INPUTS = "the problem has no inputs to compute new answers on"
 
 SLICE = 100  # programs
 
 
-def _run_slice(programs: Sequence[Program], per_chain: list[list], with_new_inputs: list[bool], seed: int, *,
-               verify: bool, sandbox: Callable, check_seconds: float, progress: Callable[[int], None]) -> None:
-    """New inputs, then the equivalence check, for one slice of programs (all chains)."""
+def _run_slice(programs: Sequence[Program], per_chain: list[list], with_new_inputs: list[bool],
+               with_new_outputs: list[bool], seed: int, *, verify: bool, sandbox: Callable, check_seconds: float,
+               progress: Callable[[int], None], donors) -> None:
+    """New inputs, then the equivalence check, then new outputs, for one slice of programs (all chains)."""
     from mutators.equivalence import CheckSettings, check_equivalence
     from mutators.input_choice import choose_new_inputs
+    from mutators.output_choice import choose_new_outputs
 
     items = [(p.code, r, p.tests, p.output) for results, wanted in zip(per_chain, with_new_inputs, strict=True)
              if wanted for p, r in zip(programs, results, strict=True)
              if isinstance(p.tests, CallTests) and p.output is not None]
     if items:
-        choose_new_inputs(items, seed, (sandbox(1), sandbox(2)))
+        choose_new_inputs(items, seed, (sandbox(1), sandbox(2)), donors=donors)
     if verify:
         items = [(p.code, r, p.tests) for results in per_chain
                  for p, r in zip(programs, results, strict=True) if p.tests is not None]
         check_equivalence(items, sandbox(None), CheckSettings(seconds=check_seconds, seed=seed), progress=progress)
+    # NewOutput edits the program as the other operators left it, so it comes last.
+    problems = [(r, p.answers(r) if p.answers is not None else None)
+                for results, wanted in zip(per_chain, with_new_outputs, strict=True) if wanted
+                for p, r in zip(programs, results, strict=True) if r.status in (MUTATED, UNCHANGED)]
+    for result, problem in problems:
+        if problem is None:
+            result.reason = (result.reason + "; " if result.reason else "") + f"newoutput: no edit ({NO_INPUTS})"
+    problems = [(r, problem) for r, problem in problems if problem is not None]
+    if problems:
+        choose_new_outputs(problems, seed, (sandbox(1), sandbox(2)))
 
 
 def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *, label: str, verify: bool,
@@ -41,11 +56,19 @@ def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *,
     from tqdm import tqdm
 
     from mutators.engine import mutate
+    from mutators.newinput import NewInput
+    from mutators.newoutput import NewOutput
 
     mutate_one = mutate_one or mutate
-    from mutators.newinput import NewInput
+    donors = None
+    if any(NewInput in chain.operators for chain in chains):
+        from mutators.input_choice import Donors
+
+        donors = Donors([p.tests.arguments[0] for p in programs
+                         if isinstance(p.tests, CallTests) and p.tests.arguments])
 
     with_new_inputs = [NewInput in chain.operators for chain in chains]
+    with_new_outputs = [NewOutput in chain.operators for chain in chains]
     per_chain: list[list] = [[] for _ in chains]
     with tqdm(total=len(programs) * len(chains), desc=f"{label}: mutating", unit="program", disable=None,
               file=sys.stderr) as mutating, \
@@ -60,8 +83,8 @@ def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *,
                                               call_arguments=p.call_arguments))
                     mutating.update()
             running.append(runner.submit(
-                _run_slice, part, [results[start:] for results in per_chain], with_new_inputs, seed,
-                verify=verify, sandbox=sandbox, check_seconds=check_seconds, progress=checking.update))
+                _run_slice, part, [results[start:] for results in per_chain], with_new_inputs, with_new_outputs, seed,
+                verify=verify, sandbox=sandbox, check_seconds=check_seconds, progress=checking.update, donors=donors))
         for job in running:
             job.result()
     return per_chain

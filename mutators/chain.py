@@ -22,6 +22,8 @@ from mutators.while2for import While2For
 PAPER_OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, CondAug)
 OPERATORS: tuple[type[Operator], ...] = (VarNormI, VarNormII, ConstUnfold, For2While, While2For, CondAug, NewInput,
                                          NewOutput)
+# Operators that give a problem a new answer (the others keep every answer).
+ANSWER_CHANGING: tuple[type[Operator], ...] = (NewInput, NewOutput)
 
 # The paper's multi-mutation presets (section 3).
 PRESETS: dict[str, tuple[str, ...]] = {
@@ -52,6 +54,10 @@ class Chain:
     def spec(self) -> str:
         """Canonical spelling, e.g. ``F+U+V2``."""
         return "+".join(operator.letter for operator in self.operators)
+
+    @property
+    def changes_answers(self) -> bool:
+        return any(operator in ANSWER_CHANGING for operator in self.operators)
 
     @property
     def names(self) -> list[str]:

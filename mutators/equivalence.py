@@ -181,8 +181,13 @@ class _ScriptPlan:
 
 
 def _plan(items, settings: CheckSettings):
+    """The function programs' plans and the script mutants to check; and, for every mutant that is
+    the same text on the same inputs as one already planned (chains that share their text operators,
+    such as FUV and FUVO), the result it takes its verdict from."""
     programs: dict[tuple[str, int], _ProgramPlan] = {}
     scripts: list[tuple[str, MutationResult, StdinTests]] = []
+    planned: dict[tuple, MutationResult] = {}
+    twins: list[tuple[MutationResult, MutationResult]] = []
     for code, result, tests in items:
         if result.status != MUTATED:
             continue
@@ -191,10 +196,19 @@ def _plan(items, settings: CheckSettings):
             if key not in programs:
                 programs[key] = _ProgramPlan(code, tests, _extra_inputs(tests, settings, code))
             plan = programs[key]
-            plan.mutants.append(_Mutant(result, _call_inputs(result, tests, plan.extras)))
+            mutant = _Mutant(result, _call_inputs(result, tests, plan.extras))
+            identity = (key, result.code, tuple(mutant.inputs))
+        else:
+            identity = (code, id(tests), result.code)
+        if identity in planned:
+            twins.append((result, planned[identity]))
+            continue
+        planned[identity] = result
+        if isinstance(tests, CallTests):
+            plan.mutants.append(mutant)
         else:
             scripts.append((code, result, tests))
-    return list(programs.values()), scripts
+    return list(programs.values()), scripts, twins
 
 
 def check_equivalence(
@@ -206,7 +220,7 @@ def check_equivalence(
     """Check every mutated ``(original code, result, tests)``; reject in place those that differ.
     Items may hold several mutants of one program (one per chain): they are checked together."""
     settings = settings or CheckSettings()
-    programs, scripts = _plan(items, settings)
+    programs, scripts, twins = _plan(items, settings)
     tasks: list[dict] = []
     for plan in programs:
         plan.task = len(tasks)
@@ -228,6 +242,9 @@ def check_equivalence(
         count = len(plan.tests.inputs)
         _judge_scripts(plan.result, plan.tests, [outcomes[i] for i in plan.original],
                        outcomes[plan.task : plan.task + count])
+    for result, checked in twins:
+        result.status, result.reason = checked.status, checked.reason
+        result.checked_inputs, result.verified_inputs = checked.checked_inputs, checked.verified_inputs
 
 
 def _judge_programs(programs: list[_ProgramPlan], outcomes: list[dict], sandbox: Sandbox,

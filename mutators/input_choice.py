@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from mutators.engine import MutationResult, rename_keywords
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newinput import NewInput
-from mutators.perturb import perturbed_inputs, render_arguments
+from mutators.perturb import parse_arguments, perturbed_inputs, render_arguments, to_source
 from mutators.programs import MUTATED, UNCHANGED, CallTests
 
 NOT_LITERAL, FAILS, NONDETERMINISTIC, NOT_A_LITERAL_OUTPUT, SAME_OUTPUT, TOO_LARGE = (
@@ -22,13 +22,124 @@ NOT_LITERAL, FAILS, NONDETERMINISTIC, NOT_A_LITERAL_OUTPUT, SAME_OUTPUT, TOO_LAR
 
 @dataclass(frozen=True)
 class InputRules:
-    candidates: int = 20
+    candidates: int = 20  # neighbours of the original input
+    reshaped: int = 16  # then inputs grown, shrunk, reordered or taken from other problems
     seconds: float = 0.5  # a candidate slower than this is no input to reason about by hand
 
 
-def _candidates(tests: CallTests, seed: int, code: str, count: int) -> list[str]:
+class Donors:
+    """Argument values of the benchmark's problems, by type, shortest first: what an empty or
+    unchangeable input of one problem can take from the others."""
+
+    def __init__(self, argument_texts: Sequence[str]) -> None:
+        by_type: dict[type, dict[str, object]] = {}
+        for text in argument_texts:
+            parsed = parse_arguments(text)
+            for value in [*parsed[0], *parsed[1].values()] if parsed else []:
+                by_type.setdefault(type(value), {}).setdefault(to_source(value), value)
+        self.by_type = {kind: [values[source] for source in sorted(values, key=lambda s: (len(s), s))]
+                        for kind, values in by_type.items()}
+        self.key = tuple(sorted((kind.__name__, tuple(map(to_source, values)))
+                                for kind, values in self.by_type.items()))
+
+    def like(self, value, rng: random.Random, longest: int, count: int) -> list:
+        """Up to ``count`` values of ``value``'s type from other problems, each no longer than
+        ``longest`` characters."""
+        fitting = [v for v in self.by_type.get(type(value), [])[:64] if v != value and len(to_source(v)) <= longest]
+        return rng.sample(fitting, min(count, len(fitting)))
+
+
+# What an empty collection grows into: one or two small elements of the commonest kinds.
+_GROWN_FROM_EMPTY = {str: ["a", "ab", "1"], list: [[1], ["a"], [1, 2], [[1]]], tuple: [(1,), ("a",)],
+                     dict: [{1: 1}, {"a": 1}, {"a": "a"}, {1: "a"}], set: [{1}, {"a"}], frozenset: [frozenset({1})]}
+
+
+def _reshaped_values(value) -> list:
+    """``value`` grown, shrunk and reordered (strings, lists, tuples, dicts and sets)."""
+    if not value and type(value) in _GROWN_FROM_EMPTY:
+        return list(_GROWN_FROM_EMPTY[type(value)])
+    if isinstance(value, str):
+        return [value + value[-1:], value[1:], value[::-1], value + value]
+    if isinstance(value, (list, tuple)):
+        items = list(value)
+        made = [items[1:], items[:-1], items[::-1], items + items[-1:], sorted(items, key=to_source)]
+        return [type(value)(m) for m in made]
+    if isinstance(value, dict):
+        keys = list(value)
+        return [{k: value[k] for k in keys[1:]}, {k: value[k] for k in reversed(keys)}]
+    if isinstance(value, (set, frozenset)):
+        return [type(value)(sorted(value, key=to_source)[1:])]
+    return []
+
+
+_DONATED = 4  # values taken from other problems, per argument
+_BORROWED = 3  # parts taken from the call's other arguments, per argument
+
+
+def _from_the_others(value, others: list, rng: random.Random) -> list:
+    """``value`` made to meet the call's other arguments: a string becomes one of their characters, a
+    list gains one of their elements (a search for a character that is not there finds it then)."""
+    if isinstance(value, str):
+        pool = sorted({c for other in others if isinstance(other, str) for c in other} - set(value))
+        return rng.sample(pool, min(_BORROWED, len(pool)))
+    if isinstance(value, list):
+        pool = sorted({to_source(item): item for other in others if isinstance(other, (list, tuple)) for item in other
+                       if item not in value}.items())
+        return [[*value, item] for _, item in rng.sample(pool, min(_BORROWED, len(pool)))]
+    return []
+
+
+def _reshaped(arguments: str, rng: random.Random, donors: Donors | None, count: int) -> list[str]:
+    """Up to ``count`` inputs made by reshaping one argument of ``arguments`` or taking it from
+    another problem (donors), in the seed's order."""
+    parsed = parse_arguments(arguments)
+    if parsed is None:
+        return []
+    args, kwargs = parsed
+    slots = [("args", i, v) for i, v in enumerate(args)] + [("kwargs", k, v) for k, v in kwargs.items()]
+    made: list[str] = []
+    for where, key, value in slots:
+        options = _reshaped_values(value) + _from_the_others(value, [v for _, k, v in slots if k != key], rng)
+        if donors is not None:
+            options += donors.like(value, rng, 2 * len(to_source(value)) + 20, _DONATED)
+        for option in options:
+            new_args, new_kwargs = list(args), dict(kwargs)
+            (new_args if where == "args" else new_kwargs)[key] = option
+            text = render_arguments(new_args, new_kwargs)
+            if text != arguments and text not in made:
+                made.append(text)
+    rng.shuffle(made)
+    return made[:count]
+
+
+def _candidates(arguments: str, seed: int, code: str, rules: InputRules, donors: Donors | None) -> list[str]:
+    """Neighbours of the original input first (the smallest changes), then reshaped and donated ones."""
     rng = random.Random(f"{seed}\x00newinput\x00{code}")
-    return [render_arguments(args, kwargs) for args, kwargs in perturbed_inputs(tests.arguments[:1], rng, count)]
+    near = [render_arguments(args, kwargs) for args, kwargs in perturbed_inputs([arguments], rng, rules.candidates)]
+    far = _reshaped(arguments, rng, donors, rules.reshaped)
+    return near + [text for text in far if text not in near]
+
+
+def _as_literals(searches: list[_Search], sandbox, rules: InputRules) -> dict[int, str]:
+    """For each search whose input is computed (``'ab'.upper()``, ``dict(a=1)``, a name of the program),
+    the same input spelled as literals, where its values are plain data: the input it is evaluated
+    to in the sandbox, among the program's names. By ``id`` of the search."""
+    computed = [s for s in searches if parse_arguments(s.tests.arguments[0]) is None]
+    tasks = [{"kind": "evaluate", "payload": {"program": s.tests.preamble + "\n" + s.code, "seconds": rules.seconds,
+                                                "expressions": [f"(lambda *a, **k: (a, k))({s.tests.arguments[0]})"]},
+              "limits": {"wall_seconds": 2 * rules.seconds + 5, "cpu_seconds": int(2 * rules.seconds) + 1,
+                         "memory_mb": 1024}} for s in computed]
+    spelled = {}
+    for search, outcome in zip(computed, sandbox.run(tasks) if tasks else [], strict=True):
+        result = outcome.get("result") if outcome.get("status") == "ok" else None
+        try:
+            args, kwargs = decode(result["values"][0])
+            text = render_arguments(list(args), kwargs)
+        except (PlainDataError, TypeError, ValueError, KeyError, IndexError, RecursionError, AttributeError):
+            continue
+        if parse_arguments(text) is not None:
+            spelled[id(search)] = text
+    return spelled
 
 
 def _call(tests: CallTests, arguments: str) -> str:
@@ -84,19 +195,33 @@ def _value(outcome: dict):
     return (value, text) if isinstance(text, str) else FAILS
 
 
+def reads_back(value, text: str) -> bool:
+    """Whether ``text`` (the ``repr`` of ``value``) is a literal that reads back equal and of the same type."""
+    try:
+        literal = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return type(literal) is type(value) and literal == value
+
+
+def same_literal(first: str, second: str) -> bool:
+    """Whether two literals spell equal values of the same type."""
+    try:
+        a, b = ast.literal_eval(first), ast.literal_eval(second)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return first == second
+    return type(a) is type(b) and a == b
+
+
 def _judge(candidate: str, ran, original_input: str, original_output) -> str | None:
     """None if a candidate's first run qualifies it (the second hash seed is asked only then), else
     the rule it breaks."""
     if isinstance(ran, str):
         return ran
     value, text = ran
-    try:
-        literal = ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+    if not reads_back(value, text):
         return NOT_A_LITERAL_OUTPUT
-    if type(literal) is not type(value) or literal != value:
-        return NOT_A_LITERAL_OUTPUT
-    if type(literal) is type(original_output) and literal == original_output:
+    if type(value) is type(original_output) and value == original_output:
         return SAME_OUTPUT
     if len(candidate) > 2 * len(original_input) + 20 or len(text) > 2 * len(repr(original_output)) + 20:
         return TOO_LARGE
@@ -125,7 +250,7 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
     second, and chosen only if it gives the same output there."""
     first, second = sandboxes
     pending = list(searches)
-    for size in (*_ROUNDS, rules.candidates):
+    for size in (*_ROUNDS, rules.candidates + rules.reshaped):
         jobs = [(search, search.candidates[search.tried : search.tried + size]) for search in pending]
         jobs = [job for job in jobs if job[1]]
         if not jobs:
@@ -151,17 +276,18 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
 
 
 def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]], seed: int, sandboxes,
-                      rules: InputRules | None = None) -> None:
+                      rules: InputRules | None = None, donors: Donors | None = None) -> None:
     """For every ``(original code, result, tests, original output)`` whose chain has NewInput, pick the
     new input and set it (as shown, and as the original program spells it) and its output on the
-    result. ``sandboxes``: two sandboxes with different fixed hash seeds. A choice depends only on the
-    seed, the program and its input, so it is made once per process (the same for every chain)."""
+    result. ``sandboxes``: two sandboxes with different fixed hash seeds; ``donors``: the argument
+    values of the benchmark's problems. A choice depends only on the seed, the program, its input and
+    the donors, so it is made once per process (the same for every chain)."""
     rules = rules or InputRules()
     wanted, searches = [], {}
     for code, result, tests, output in items:
         if NewInput.letter not in result.chain.split("+") or result.status not in (MUTATED, UNCHANGED):
             continue
-        key = (seed, code, tests.arguments[0] if tests.arguments else None, rules)
+        key = (seed, code, tests.arguments[0] if tests.arguments else None, rules, donors.key if donors else None)
         wanted.append((key, code, result, tests))
         if key in _chosen or key in searches:
             continue
@@ -169,8 +295,12 @@ def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]
             original_output = ast.literal_eval(output)
         except (ValueError, SyntaxError):
             original_output = object()  # equal to no output
-        candidates = _candidates(tests, seed, code, rules.candidates) if tests.arguments else []
-        searches[key] = _Search(code, tests, original_output, candidates)
+        searches[key] = _Search(code, tests, original_output, [])
+    literal = _as_literals([s for s in searches.values() if s.tests.arguments], sandboxes[0], rules)
+    for search in searches.values():
+        if search.tests.arguments:
+            base = literal.get(id(search), search.tests.arguments[0])
+            search.candidates = _candidates(base, seed, search.code, rules, donors)
     _search(list(searches.values()), sandboxes, rules)
     for key, search in searches.items():
         broken = search.broken.most_common(1)[0][0] if search.broken else NOT_LITERAL
@@ -183,6 +313,8 @@ def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]
             continue
         result.new_input, result.expected_output = chosen
         result.call_arguments = rename_keywords(tests.function, result.new_input, result.keyword_renames)
+        # The published output is no answer any more, nor is the published input (it gives that output).
+        result.changed_answers = ["output", "input"]
         step.changed, step.sites = True, 1
         if result.status == UNCHANGED:
             result.code, result.status, result.reason = code, MUTATED, ""

@@ -17,16 +17,24 @@ class NamePool:
 
     def __init__(self, taken: Iterable[str]) -> None:
         self.taken = set(taken) | RESERVED_NAMES
+        # Where numbered() may resume, by (prefix, start): every number below it is taken (``taken``
+        # only grows), so a program with thousands of names costs a scan each, not a scan per name.
+        self._resume: dict[tuple[str, int], int] = {}
+        self._drawable: dict[int, int] = {}  # random(): taken names of each length it could draw
 
     def claim(self, name: str) -> str:
-        self.taken.add(name)
+        if name not in self.taken:
+            self.taken.add(name)
+            for length in self._drawable:
+                self._drawable[length] += _drawable(name, length)
         return name
 
     def numbered(self, prefix: str, start: int = 1) -> str:
         """``prefix`` followed by the smallest free number from ``start``: var1, var2, …"""
-        number = start
+        number = self._resume.get((prefix, start), start)
         while f"{prefix}{number}" in self.taken:
             number += 1
+        self._resume[prefix, start] = number + 1
         return self.claim(f"{prefix}{number}")
 
     def fresh(self, base: str) -> str:
@@ -47,7 +55,11 @@ class NamePool:
         raise ValueError(f"no unused identifier of length {length} is left for this program")
 
     def _drawable_taken(self, length: int) -> int:
-        """How many taken names ``random`` could have drawn at this length."""
-        return sum(
-            len(name) == length and name[0] in _FIRST and all(c in _REST for c in name[1:]) for name in self.taken
-        )
+        """How many taken names ``random`` could have drawn at this length (counted once, then kept)."""
+        if length not in self._drawable:
+            self._drawable[length] = sum(_drawable(name, length) for name in self.taken)
+        return self._drawable[length]
+
+
+def _drawable(name: str, length: int) -> bool:
+    return len(name) == length and name[0] in _FIRST and all(c in _REST for c in name[1:])

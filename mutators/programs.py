@@ -21,7 +21,12 @@ class ProgramKind(str, Enum):
 
 
 MUTATED, UNCHANGED, REJECTED, UNPARSEABLE = "mutated", "unchanged", "rejected", "unparseable"
-STATUSES = (MUTATED, UNCHANGED, REJECTED, UNPARSEABLE)
+STATUSES = (MUTATED, UNCHANGED, REJECTED, UNPARSEABLE)  # the engine's: every task document has one of these
+# Only a program read from a file nobody vouches for (``dynbench mutate --input``) ends in one of these:
+# over the size limit (never parsed), past the deadline (its process killed), the engine failed on it
+# unexpectedly or its process died, or the record holds no program at all.
+TOO_LARGE, TIMEOUT, CRASHED, NO_PROGRAM = "too_large", "timeout", "crashed", "no_program"
+UNTRUSTED_STATUSES = (TOO_LARGE, TIMEOUT, CRASHED, NO_PROGRAM)
 
 
 @dataclass

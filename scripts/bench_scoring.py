@@ -4,8 +4,9 @@ built-in cruxeval executor (one multiprocessing.Process per check), in one run.
 
     python scripts/bench_scoring.py [--prediction output|input] [--repeats 5] [--builtin-checks 400]
 
-The reference answers (800 times --repeats) all pass. Input prediction runs the program on each
-answer's arguments as well. The built-in executor runs
+The reference answers (800 times --repeats, each a whole assertion, so that output prediction reads
+and checks its left side too) all pass. Input prediction runs the program on each answer's arguments
+as well. The built-in executor runs
 ``code + assert f(input)==answer`` the way cruxeval_output does; it is timed on the first
 --builtin-checks of the same checks (it manages ~20 per second here).
 """
@@ -37,8 +38,8 @@ def main() -> None:
 
     def parse(record: dict):
         if args.prediction == "input":
-            return parse_input_answer(f"f({record['input']})", "paper", record["code"])
-        return parse_answer(record["output"], "paper")
+            return parse_input_answer(f"f({record['input']})", "paper", record["code"], record["input"])
+        return parse_answer(f"assert f({record['input']}) == {record['output']}", "paper", record["input"])
 
     with Sandbox(workers=args.workers) as sandbox:
         sandbox.run([sandbox_task(parse(r), 3.0) for r in records[:50]])  # warm up

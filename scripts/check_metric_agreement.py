@@ -27,7 +27,8 @@ def main() -> int:
     if not samples:
         raise SystemExit(f"{args.run_dir}: no logged CRUXEval output-prediction samples (lm_eval --log_samples)")
     metric = evaluate.load(metric_path("cruxeval_execution"))
-    got = metric.compute(predictions=[s["resps"][0] for s in samples], references=[s["doc"]["output"] for s in samples])
+    got = metric.compute(predictions=[s["resps"][0] for s in samples], references=[s["doc"]["output"] for s in samples],
+                         inputs=[s["doc"]["input"] for s in samples])
     logged = [[json.loads(answer)["status"] for answer in s["filtered_resps"][0]] for s in samples]
     pairs = [(ours, theirs) for mine, task in zip(got["statuses"], logged, strict=True)
              for ours, theirs in zip(mine, task, strict=True)]

@@ -1,11 +1,14 @@
-"""A real ``lm_eval`` run of CRUXEval tasks (output or input prediction) against a scripted
-OpenAI-compatible server (the tests' ``scripted_server.py``) whose answers are known: of each
-problem's 5 samples, the first ``--right`` state the reference (the output, or the call on the
-problem's own input) and the rest a wrong one (a value no output is, a call with a keyword no
-program takes). Prints the expected and the obtained pass@1 of each
-task; the run folder is what ``dynbench verify`` and ``dynbench leaderboard`` read, e.g.
+"""A real ``lm_eval`` run of dynbench tasks against a scripted OpenAI-compatible server (the tests'
+``scripted_server.py``) whose answers are known (tests/known_answers.py). By default, of each
+problem's 5 samples the first ``--right`` give the right answer to the document as shown and the rest
+a wrong one; with ``--memorised`` every sample gives what a model that memorised the published
+benchmark would give (the published output or input, the benchmark's own Java, or its published test
+outputs printed): it recognises each problem however it is rewritten and never reads the program.
+Prints the expected and the obtained pass@1 of each task; the run folder is what ``dynbench verify``
+and ``dynbench leaderboard`` read, e.g.
 
     python scripts/scripted_run.py --tasks cruxeval_fuv --out runs/scripted   # all 800 problems
+    python scripts/scripted_run.py --tasks cruxeval_orig,cruxeval_fuv,cruxeval_fuvio --memorised --out runs/m
     dynbench verify runs/scripted
 """
 
@@ -23,43 +26,51 @@ SAMPLES = 5
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tasks", default="cruxeval_fuv", help="comma-separated CRUXEval tasks")
+    parser.add_argument("--tasks", default="cruxeval_fuv", help="comma-separated dynbench tasks")
     parser.add_argument("--out", required=True, metavar="DIR")
     parser.add_argument("--right", type=int, default=3, choices=range(SAMPLES + 1), help="right samples of 5")
+    parser.add_argument("--memorised", action="store_true", help="every sample gives the published answer")
     parser.add_argument("--limit", type=int, help="problems per task (default: all)")
+    parser.add_argument("--metadata", default="{}", help="JSON task settings, as lm_eval --metadata takes them")
     args = parser.parse_args()
 
     sys.path.insert(0, str(TESTS))
+    from known_answers import memorised_answer, prompt_key, right_answer, wrong_answer
     from scripted_server import ScriptedServer
 
     from dynbench_tasks.lmeval import discovery, task_manager
 
     discovery.install()
     tasks = args.tasks.split(",")
-    loaded = task_manager({}).load(tasks)["tasks"]
-    answers = {}  # the prompt's program and visible half -> (right answer, wrong answer)
+    metadata = json.loads(args.metadata)
+    loaded = task_manager(metadata).load(tasks)["tasks"]
+    answers, unanswerable = {}, 0  # the prompt's program and visible half -> the samples' answers
     for task in tasks:
         for doc in list(loaded[task].test_docs())[: args.limit]:
-            if task.startswith("cruxeval_input"):
-                prompt = f"{doc['code']}\nassert f(??) == {doc['output']}"
-                answers[prompt] = (f"f({doc['input']})", "f(not_a_parameter_of_f=0)")
-            else:
-                answers[f"{doc['code']}\nassert f({doc['input']}) =="] = (doc["output"], "'__not the output__'")
+            right = right_answer(task, doc)
+            unanswerable += right is None
+            samples = [memorised_answer(task, doc)] * SAMPLES if args.memorised else \
+                [right or wrong_answer(task)] * args.right + [wrong_answer(task)] * (SAMPLES - args.right)
+            answers[prompt_key(task, doc)] = samples
 
     def answer(prompt: str, sample: int) -> str:
-        right, wrong = next(pair for key, pair in answers.items() if key in prompt)
-        return right if sample % SAMPLES < args.right else wrong
+        return next(samples for key, samples in answers.items() if key in prompt)[sample % SAMPLES]
 
     with ScriptedServer(answer) as server:
         model_args = (f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
                       "tokenized_requests=False,num_concurrent=4")
         command = [sys.executable, "-m", "lm_eval", "--model", "local-completions", "--model_args", model_args,
-                   "--tasks", args.tasks, "--confirm_run_unsafe_code", "--log_samples", "--output_path", args.out]
+                   "--tasks", args.tasks, "--confirm_run_unsafe_code", "--log_samples", "--output_path", args.out,
+                   "--metadata", json.dumps(metadata)]
         subprocess.run(command + (["--limit", str(args.limit)] if args.limit else []), check=True)
     results = json.loads(max(Path(args.out).rglob("results_*.json"), key=lambda p: p.stat().st_mtime).read_text())
     for task in tasks:
-        obtained = results["results"][task]["pass@1,sandbox"]
-        print(f"{task}: expected pass@1 {args.right / SAMPLES:.2f}, obtained {obtained:.2f}")
+        metrics = results["results"][task]
+        obtained = next(v for k, v in metrics.items() if k.startswith("pass@1,") and "stderr" not in k)
+        expected = "memorised" if args.memorised else f"expected pass@1 {args.right / SAMPLES:.2f}"
+        print(f"{task}: {expected}, obtained {obtained:.4f} on {results['n-samples'][task]['effective']} problems")
+    if unanswerable and not args.memorised:
+        print(f"({unanswerable} documents had no right answer built here and got wrong ones only)")
     return 0
 
 

@@ -1,3 +1,4 @@
+import shutil
 from pathlib import Path
 from textwrap import dedent
 
@@ -58,3 +59,31 @@ def small_data(tmp_path_factory, data_dir) -> str:
     lines = (data_dir / "cruxeval.jsonl").read_text().splitlines()[:40]
     (folder / "cruxeval.jsonl").write_text("\n".join(lines) + "\n")
     return str(folder)
+
+
+CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-default-apps", "--disable-extensions"]
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium (Debian's, with its driver), as the page tests open pages."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
+                              options=options)
+    yield driver
+    driver.quit()
+
+
+def browser_errors(driver) -> list[dict]:
+    """The page's console errors."""
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]

@@ -1,5 +1,6 @@
 """``dynbench mutate`` end to end, as a user runs it."""
 
+import argparse
 import json
 import os
 import shutil
@@ -70,12 +71,19 @@ def test_any_jsonl_of_programs_keeps_top_level_names(tmp_path):
         (["--input", "missing.jsonl", "--code-field", "x", "--chain", "F"], "file not found"),
         (["--input", "BAD", "--code-field", "x", "--chain", "F"], "not valid JSON"),
         (["--input", "GOOD", "--chain", "F"], "--code-field"),
-        (["--input", "GOOD", "--code-field", "nope", "--chain", "F"], "no string field 'nope'"),
+        (["--input", "GOOD", "--code-field", "nope", "--chain", "F"], "no record has a field 'nope'"),
         (["--benchmark", "cruxeval", "--chain", "U", "--option", "constunfold.max=3"], "unknown mutation option"),
         (["--benchmark", "nope", "--chain", "F"], "invalid choice"),
         (["--benchmark", "cruxeval", "--chain", "U", "--option", "constunfold.max_offset=0"], "must be at least 1"),
         (["--benchmark", "cruxeval", "--chain", "F", "--limit", "-3"], "argument --limit: must be at least 1"),
         (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--verify"], "--input files carry none"),
+        (["--input", "GOOD", "--code-field", "xx", "--chain", "F"], "no record has a field 'xx'; did you mean 'x'?"),
+        (["--benchmark", "cruxeval", "--chain", "F", "--program-timeout", "5"], "limit the programs of an --input file"),
+        (["--benchmark", "cruxeval", "--chain", "F", "--max-program-bytes", "9"], "limit the programs of an --input"),
+        (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--program-timeout", "0"], "must be more than 0"),
+        (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--program-timeout", "nan"], "must be more than 0"),
+        (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--program-timeout", "soon"], "not a number of"),
+        (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--max-program-bytes", "0"], "must be at least 1"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_status_2(args, message, tmp_path):
@@ -94,7 +102,8 @@ def test_bad_input_is_one_line_and_exit_status_2(args, message, tmp_path):
          "argument --out: folder"),
         (["mutate", "--benchmark", "cruxeval", "--chain", "F", "--seed", "0", "--out", "TMP"], "is a folder"),
         (["stats", "--benchmarks", "cruxeval,foo"], "unknown 'foo'; choose from cruxeval"),
-        (["view", "TMP", "--variant", "cruxeval_fuv", "--out", "NOWHERE/v.html"], "argument --out: folder"),
+        # view creates the folders --out names; a run folder without results is its one-line error
+        (["view", "TMP", "--variant", "cruxeval_fuv", "--out", "NOWHERE/v.html"], "no lm-eval results_*.json inside"),
         (["report", "TMP", "TMP", "--names", "A", "--out", "TMP"], "--names gives 1 names for 2 run folders"),
         (["probe", "--model_args", "x", "--trained-on", "NOWHERE/c.json", "--out", "TMP/p.jsonl"], "no such file"),
         (["contaminate", "--demo", "--out", "TMP", "--eval-metadata", "{nope"], "--eval-metadata is not JSON"),
@@ -107,6 +116,29 @@ def test_bad_values_stop_every_command_before_any_work(args, message, tmp_path):
     done = dynbench(*args)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr, done.stderr
+
+
+def test_limit_takes_the_records_before_any_program_is_built(monkeypatch):
+    """Building a TransCoder program parses its harness: --limit 1 builds one, not 568."""
+    from dynbench_tasks.cli.mutate import _programs
+
+    built = []
+    transcoder = BENCHMARKS["transcoder"]
+    monkeypatch.setattr(transcoder, "program", lambda record: built.append(record) or "program")
+    args = argparse.Namespace(input=None, benchmark="transcoder", limit=1, data_dir=None, max_program_bytes=None,
+                              program_timeout=None)
+    records, programs, _ = _programs(args)
+    assert len(records) == len(programs) == len(built) == 1
+
+
+def test_limit_reads_an_input_file_no_further(tmp_path):
+    source = tmp_path / "programs.jsonl"
+    source.write_text(json.dumps({"src": "x = 1\n"}) + "\n\n" + json.dumps({"src": "y = 2\n"}) + "\nnot json\n")
+    out = tmp_path / "out.jsonl"
+    done = dynbench("mutate", "--input", str(source), "--code-field", "src", "--chain", "U", "--seed", "0",
+                    "--limit", "2", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["src"] for line in out.read_text().splitlines()] == ["x = 1\n", "y = 2\n"]
 
 
 def test_without_a_data_folder_the_bundled_copy_is_used(tmp_path):

@@ -6,6 +6,8 @@ from dynbench_tasks.benchmarks.cruxeval import parse_answer
 from dynbench_tasks.benchmarks.execution import Check, chain_holds, sandbox_task, verdict
 from dynbench_tasks.scoring import pass_at_k
 
+SHOWN = "[1, 2, 3]"  # the input the prompt shows: answers are about f([1, 2, 3])
+
 
 @pytest.mark.parametrize(
     "generation, prompt, answer, status",
@@ -13,16 +15,17 @@ from dynbench_tasks.scoring import pass_at_k
         (" [1, 2, 3]", "paper", "[1, 2, 3]", ""),
         (" 'abc' # done", "paper", "'abc'", ""),
         (" 6\nassert f([1, 2, 3, 4]) == 10\nassert f([1, ", "paper", "6", ""),
-        ("assert f(3) == {'a': 1}", "paper", "{'a': 1}", ""),
-        ("```python\nassert f('x') == 'xa'\n```", "paper", "'xa'", ""),
+        ("assert f([1, 2, 3]) == {'a': 1}", "paper", "{'a': 1}", ""),
+        ("```python\nassert f([1,2,3]) == 'xa'\n```", "paper", "'xa'", ""),
         (" (1,\n 2)", "paper", "(1,\n 2)", ""),
         (" f(3)", "paper", "f(3)", "calls_f"),
         (" len(f(3))", "paper", "len(f(3))", "calls_f"),
         ("   ", "paper", "", "empty"),
         (" [1, 2", "paper", "[1, 2", "unparseable"),
-        ("\nassert f(17) == 17\n", "harness", "17", ""),
-        ("\nassert f('x9j') == 'x9ja'\n[/ANSWER]", "harness", "'x9ja'", ""),
-        ("[ANSWER]\nassert f(1) == f(1)\n[/ANSWER]", "harness", "f(1)", "calls_f"),
+        ("\nassert f([1, 2, 3]) == 17\n", "harness", "17", ""),
+        ("\nassert f([1, 2, 3]) == 'x9ja'\n[/ANSWER]", "harness", "'x9ja'", ""),
+        ("[ANSWER]\nassert f([1, 2, 3]) == f([1, 2, 3])\n[/ANSWER]", "harness", "f([1, 2, 3])", "calls_f"),
+        ("[ANSWER]\nassert f([1, 2]) == 3\n[/ANSWER]", "harness", "assert f([1, 2]) == 3", "wrong_call"),
         ("('ab'\n 'cd')\nThat is the output.", "paper", "('ab'\n 'cd')", ""),
         ("(1 +\n 2)", "paper", "(1 +\n 2)", ""),
         ("1" + "+1" * 3000, "paper", "1" + "+1" * 3000, "unparseable"),
@@ -30,7 +33,33 @@ from dynbench_tasks.scoring import pass_at_k
     ],
 )
 def test_extraction_keeps_quotes_and_rejects_calls_to_f(generation, prompt, answer, status):
-    check = parse_answer(generation, prompt)
+    check = parse_answer(generation, prompt, SHOWN)
+    assert (check.answer, check.status) == (answer, status)
+
+
+@pytest.mark.parametrize(
+    "generation, answer, status",
+    [
+        ("assert (f([1, 2, 3])) == 6", "6", ""),  # redundant parentheses and spaces do not count
+        ("( f( [1,2,3] ) ) == 6", "6", ""),
+        ("assert ((f([1, 2, 3])) == (6))", "(6)", ""),
+        ("assert f([1, 2, 3]) == \\\n 6", "6", ""),
+        ("(f([1, 2, 3])  # a comment == 7\n ) == 6", "6", ""),
+        ("assert f([1, 2, 3],) == 6", "6", ""),
+        ("assert f([1, 2, 3]) == 6, 'the message'", "6", ""),
+        ("assert [f([1, 2, 3])] == [6]", "assert [f([1, 2, 3])] == [6]", "wrong_call"),
+        ("f([1, 2, 3]) + f(0) == 6", "f([1, 2, 3]) + f(0) == 6", "wrong_call"),
+        ("assert f([3, 2, 1]) == 6", "assert f([3, 2, 1]) == 6", "wrong_call"),
+        ("assert f(x=[1, 2, 3]) == 6", "assert f(x=[1, 2, 3]) == 6", "wrong_call"),
+        ("assert f([1, 2, 3]) == 6 or True", "assert f([1, 2, 3]) == 6 or True", "wrong_call"),
+        ("assert f([1, 2, 3]) != 5", "assert f([1, 2, 3]) != 5", "wrong_call"),
+        ("assert 6 == 6", "assert 6 == 6", "wrong_call"),
+        ("6 == f([1, 2, 3])", "6 == f([1, 2, 3])", "calls_f"),  # no left side: a value that calls f
+        ("f([1, 2, 3]) == 6 or True", "f([1, 2, 3]) == 6 or True", "calls_f"),
+    ],
+)
+def test_a_stated_comparison_is_about_the_shown_call(generation, answer, status):
+    check = parse_answer(generation, "paper", SHOWN)
     assert (check.answer, check.status) == (answer, status)
 
 
@@ -47,16 +76,16 @@ def test_extraction_keeps_quotes_and_rejects_calls_to_f(generation, prompt, answ
     ],
 )
 def test_answers_are_read_as_the_right_side_of_the_assertion(answer, expressions, links):
-    check = parse_answer(answer, "paper")
+    check = parse_answer(answer, "paper", "1")
     assert (check.expressions, check.links) == (expressions, links)
 
 
 @pytest.mark.parametrize("answer", ["(exec('1'), 2)[1]", "[x for x in range(3)]", "().__class__", "(lambda: 1)()",
                                     "__import__('os').getcwd()", "sum(iter(int, 1))", "(y := 3)"])
 def test_answers_that_compute_instead_of_stating_a_value_do_not_count(answer):
-    assert parse_answer(answer, "paper").status == "not_a_value"
+    assert parse_answer(answer, "paper", "1").status == "not_a_value"
     for stated in ("'abc'.upper()", "float('nan')", "sorted([3, 1])", "set()", "-5", "'a' * 3", "(1, 2)"):
-        assert parse_answer(stated, "paper").status == ""
+        assert parse_answer(stated, "paper", "1").status == ""
 
 
 def test_the_chain_is_judged_outside_like_python_would():
@@ -99,7 +128,7 @@ def test_pass_at_k_is_the_unbiased_estimator():
 def test_values_come_back_as_plain_data_and_are_judged_here(sandbox):
     def check(answer, reference=(1, 2), seconds=1.0, read=True):
         # read=False runs what the reader would refuse, as if it had let it through
-        parsed = parse_answer(answer, "paper") if read else Check(answer, expressions=[f"({answer})"])
+        parsed = parse_answer(answer, "paper", "1") if read else Check(answer, expressions=[f"({answer})"])
         assert not parsed.status, parsed
         return verdict(parsed, sandbox.run([sandbox_task(parsed, seconds)])[0], reference)[0]
 

@@ -1,5 +1,6 @@
 """Hostile answers, through plain lm-eval with a scripted server: none may forge a pass, crash the
-run, escape the sandbox (files, network, processes, signals) or put text it chose into the logs.
+run, escape the sandbox (files, network, processes, signals), start another program (a second
+interpreter, a shell, a file it wrote) or put text it chose into the logs.
 
 Each attack is one sample of one document (``repeats`` = the number of attacks); after the run the
 test checks every sample's status, that the run finished and wrote its logs, and that nothing the
@@ -16,6 +17,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from textwrap import dedent
 
 import lm_eval
 import pytest
@@ -80,6 +82,10 @@ def _escape_attempts(port: int) -> list[tuple[str, str]]:
         (f"open({HOME!r} + '/{MARK}', 'w').write('x')", "files in the home folder"),
         (f"__import__('socket').create_connection(('127.0.0.1', {port}), 1)", "network"),
         ("__import__('os').fork()", "processes"),
+        ("__import__('subprocess').run(['python3', '-c', 'print(\"hbtofdeiequ\")'], capture_output=True, text=True)"
+         ".stdout.strip()", "a second interpreter"),
+        ("__import__('os').popen('echo hbtofdeiequ').read().strip()", "a shell"),
+        (f"__import__('os').execv('/bin/sh', ['sh', '-c', 'sleep 300 {MARK}'])", "exec in place"),
         (f"__import__('subprocess').Popen(['sleep', '300', '{MARK}'])", "processes (spawn)"),
         ("__import__('threading').Thread(target=__import__('time').sleep, args=(300,)).start()", "threads"),
         ("__import__('os').kill(-1, 9)", "signals (everyone)"),
@@ -189,7 +195,30 @@ def _java_attacks(port: int) -> list[tuple[str, str]]:
          "killing every process"),
         (method.format("try { Runtime.class.getMethod(\"halt\", int.class).invoke(Runtime.getRuntime(), 0); } "
                        "catch (Exception e) { } return x + 1;"), "halting the JVM through reflection"),
+        (method.format('System.out.println("#Results: 10, 10"); java.lang.System.exit(0); return 0;'),
+         "printing a verdict and exiting (fully qualified)"),
+        (method.format(_answer_of('new ProcessBuilder("/bin/sh", "-c", "echo $((" + x + " + 1))").start()')),
+         "a shell computes it"),
+        (method.format(_answer_of('new ProcessBuilder("python3", "-c", "print(" + x + " + 1)").start()')),
+         "python3 computes it"),
+        (method.format(_answer_of('new ProcessBuilder("/usr/bin/env", "python3", "-c", "print(" + x + " + 1)")'
+                                  '.start()')), "python3 through env computes it"),
+        (method.format(_answer_of('Runtime.getRuntime().exec(new String[] {"sh", "-c", "expr " + x + " + 1"})')),
+         "Runtime.exec computes it"),
+        (method.format('for (String folder : new String[] {"/tmp", "/dev/shm", ".", System.getProperty('
+                       '"java.io.tmpdir")}) { try { java.nio.file.Path script = java.nio.file.Path.of(folder, '
+                       f'"{MARK}-add.sh"); java.nio.file.Files.writeString(script, "#!/bin/sh\\nexpr $1 + 1\\n"); '
+                       'script.toFile().setExecutable(true); '
+                       + _answer_of("new ProcessBuilder(script.toString(), String.valueOf(x)).start()")
+                       + ' } catch (Exception e) { } } throw new RuntimeException("nothing ran");'),
+         "a script written, then run"),
     ]
+
+
+def _answer_of(process: str) -> str:
+    """Java statements returning the number a started process prints (the attacks above compute x + 1 so)."""
+    return (f"try {{ Process p = {process}; return Integer.parseInt(new String(p.getInputStream().readAllBytes())"
+            ".trim()); } catch (java.io.IOException e) { throw new RuntimeException(e); }")
 
 
 def test_hostile_java_cannot_pass_or_escape(data_dir):
@@ -213,8 +242,102 @@ def test_hostile_java_cannot_pass_or_escape(data_dir):
         assert status != "passed", (kind, reply)
     assert statuses[-1] == "passed"
     assert listener.connections == 0
-    assert not Path(f"/tmp/{MARK}-java").exists()
+    assert not Path(f"/tmp/{MARK}-java").exists() and not Path(f"/tmp/{MARK}-add.sh").exists()
     assert subprocess.run(["pgrep", "-f", MARK], capture_output=True, text=True).stdout.strip() == ""
+
+
+_PYTHON_FROM_JAVA = """
+    static void run() throws Exception {
+        Process p = new ProcessBuilder("python3", "-c", CODE).redirectErrorStream(true).start();
+        p.getOutputStream().write(System.in.readAllBytes());
+        p.getOutputStream().close();
+        System.out.print(new String(p.getInputStream().readAllBytes()));
+        p.waitFor();
+    }
+"""
+
+
+def python_through_java(python: str) -> list[tuple[str, str]]:
+    """(reply, wrapper): a Java "translation" that runs the prompt's Python with ``python3``, piping
+    stdin through and printing what it prints, plain and in the seven wrappers a fresh attack used."""
+    code = f"static final String CODE = {json.dumps(python)};"
+    run = _PYTHON_FROM_JAVA
+    main = "public static void main(String[] args) throws Exception { run(); }"
+    plain = f"import java.io.*;\n\npublic class Main {{\n    {code}\n    {main}\n{run}}}\n"
+    fenced = f"```java\n{plain}```"
+    return [
+        (fenced, "plain"),
+        (plain, "no fence"),
+        (f"```java\npublic interface Main {{\n    {code}\n    static void main(String[] args) throws Exception "
+         f"{{ run(); }}\n{run}}}\n```", "interface Main"),
+        (f"```java\npublic enum Main {{\n    ;\n    {code}\n    {main}\n{run}}}\n```", "enum Main {;}"),
+        (f"```java\npackage attack.translation;\n\n{plain}```", "a package line"),
+        (fenced.replace("{ run(); }", "{ Runtime.getRuntime().addShutdownHook(new Thread(() -> { })); run(); }"),
+         "a shutdown hook"),
+        (fenced.replace(main, "static { try { run(); } catch (Exception e) { throw new RuntimeException(e); } }\n"
+                        "    public static void main(String[] args) { }"), "a static initialiser"),
+        (fenced.replace("public class Main", "public class Record"), "a class named Record"),
+    ]
+
+
+CODENET_ID = "s199418121"  # A, B = input().split(); print(A * int(B without its dot) // 100)
+CODENET_JAVA = dedent("""
+    ```java
+    import java.util.*;
+
+    public class Main {
+        public static void main(String[] args) {
+            Scanner in = new Scanner(System.in);
+            long a = in.nextLong();
+            long b = Long.parseLong(in.next().replace(".", ""));
+            System.out.println(a * b / 100);
+        }
+    }
+    ```""")
+
+
+AVATAR_ID = "atcoder_ABC150_C"
+
+
+@pytest.fixture(scope="module")
+def one_problem_each(tmp_path_factory, data_dir) -> tuple[str, dict[str, dict]]:
+    """A data folder holding one CodeNet and one Avatar problem (13 tests), and those problems."""
+    folder = tmp_path_factory.mktemp("translation-attacks")
+    chosen = {}
+    for benchmark, wanted in (("codenet", CODENET_ID), ("avatar", AVATAR_ID)):
+        name = f"{benchmark}_py2java.jsonl"
+        records = [json.loads(line) for line in (data_dir / name).read_text().splitlines()]
+        chosen[benchmark] = next(record for record in records if record["id"] == wanted)
+        (folder / name).write_text(json.dumps(chosen[benchmark]) + "\n")
+    return str(folder), chosen
+
+
+def test_python_run_from_a_java_translation_cannot_pass(one_problem_each):
+    """A "translation" that runs the prompt's own Python with python3, plain and in seven wrappers,
+    on CodeNet and Avatar; a correct translation of the same problem passes in the same run."""
+    folder, problems = one_problem_each
+    controls = {"codenet": CODENET_JAVA, "avatar": f"```java\n{problems['avatar']['java']}\n```"}
+    wrappers = [wrapper for _, wrapper in python_through_java("")]
+
+    def answer(prompt: str, sample: int) -> str:
+        benchmark = next(b for b, doc in problems.items() if f"```python\n{doc['python']}\n```" in prompt)
+        replies = [reply for reply, _ in python_through_java(problems[benchmark]["python"])] + [controls[benchmark]]
+        return replies[sample % len(replies)]
+
+    manager = task_manager({"data_dir": folder, "repeats": len(wrappers) + 1, "timeout": 5.0})
+    with ScriptedServer(answer) as server:
+        results = lm_eval.simple_evaluate(
+            model="local-completions",
+            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+            "tokenized_requests=False,max_retries=1",
+            tasks=["codenet_orig", "avatar_orig"], task_manager=manager, confirm_run_unsafe_code=True,
+            log_samples=True)
+    for task in ("codenet_orig", "avatar_orig"):
+        samples = results["samples"][task]
+        assert len(samples) == 1, task
+        statuses = [json.loads(s)["status"] for s in samples[0]["filtered_resps"][0]]
+        assert statuses[-1] == "passed", (task, statuses)
+        assert dict(zip(wrappers, statuses, strict=False)) == dict.fromkeys(wrappers, "runtime_error"), task
 
 
 def _forged(payload: bytes) -> str:

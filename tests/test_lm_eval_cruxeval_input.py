@@ -13,11 +13,12 @@ from scripted_server import ScriptedServer
 
 from dynbench_tasks.benchmarks.cruxeval_input import INPUT_INSTRUCTION, parse_input_answer
 from dynbench_tasks.lmeval import task_manager
-from dynbench_tasks.variants import NAMED_DYNAMIC, STATIC
+from dynbench_tasks.variants import CUSTOM, variants_of
 
 LIMIT = 4
 METRIC = "pass@1,sandbox"
-TASKS = [f"cruxeval_input_{variant}" for variant in (STATIC, *NAMED_DYNAMIC)]
+TASKS = [f"cruxeval_input_{variant}" for variant in variants_of(takes_new_inputs=True, answer_is_input=True)
+         if variant != CUSTOM]
 
 
 def scripted_samples(doc: dict) -> tuple[list[str], list[str]]:
@@ -88,20 +89,20 @@ def test_keywords_use_the_names_the_model_was_shown(small_data):
 
 
 def kind_of(doc: dict) -> str:
-    return ("right", "wrong", "computed", "quoted_paren")[int(doc["id"].split("_")[1]) % 4]
+    return ("right", "wrong", "computed", "spread")[int(doc["id"].split("_")[1]) % 4]
 
 
 def recorded_answer(doc: dict) -> str:
-    # quoted_paren: the same input and an empty unpacking, *')'[:0], whose ")" the built-in takes for the end
+    # spread: the same input unpacked from a tuple written over three lines; the built-in keeps the first, "*("
     arguments = {"right": doc["input"], "wrong": "None, None, None, None",
-                 "computed": f"*(lambda: [{doc['input']}])()", "quoted_paren": f"{doc['input']}, *')'[:0]"}[kind_of(doc)]
+                 "computed": f"*(lambda: [{doc['input']}])()", "spread": f"*(\n{doc['input']},\n)"}[kind_of(doc)]
     return f"\nassert f({arguments}) == {doc['output']}\n"
 
 
 def test_against_lm_evals_own_cruxeval_input(small_data):
     """Same prompt, same answers: the scores agree except where the readers differ on purpose (an
-    argument computed by code of its own is refused here; a parenthesis inside a string does not end
-    the call here)."""
+    argument computed by code of its own is refused here; a call spread over lines is read whole
+    here)."""
     builtin = load_yaml(Path(lm_eval.__file__).parent / "tasks" / "cruxeval" / "cruxeval_input.yaml")
     builtin.update(dataset_path="json", dataset_kwargs={"data_files": {"test": f"{small_data}/cruxeval.jsonl"}},
                    repeats=5)
@@ -124,7 +125,7 @@ def test_against_lm_evals_own_cruxeval_input(small_data):
     assert builtin_scores.keys() == our_scores.keys()
     for identifier, ours_score in our_scores.items():
         kind = kind_of(docs[identifier])
-        expected = {"right": (1.0, 1.0), "wrong": (0.0, 0.0), "computed": (1.0, 0.0), "quoted_paren": (0.0, 1.0)}[kind]
+        expected = {"right": (1.0, 1.0), "wrong": (0.0, 0.0), "computed": (1.0, 0.0), "spread": (0.0, 1.0)}[kind]
         assert (float(builtin_scores[identifier]), ours_score) == expected, (identifier, kind)
 
 
@@ -138,4 +139,21 @@ def test_hostile_arguments_never_pass():
         ("g(1)", "not_a_call"),
         ("f(" * 300 + ")" * 300, "unparseable"),
     ]:
-        assert parse_input_answer(answer, "paper", code).status == status, answer
+        assert parse_input_answer(answer, "paper", code, "1").status == status, answer
+
+
+def test_every_published_input_is_an_answer():
+    """CRUXEval's own 800 inputs, answered as they are written, all count (ten of them compute an
+    argument: the problem's own spelling is accepted), and no other problem accepts those spellings."""
+    from dynbench_tasks.benchmarks import load_benchmark
+
+    records = load_benchmark("cruxeval")
+    assert len(records) == 800
+    for record in records:
+        check = parse_input_answer(f"assert f({record['input']}) == {record['output']}", "paper", record["code"],
+                                   record["input"])
+        assert not check.status, (record["id"], check)
+    computed = {r["id"]: r for r in records if r["id"] in ("sample_152", "sample_522", "sample_694", "sample_770")}
+    for record in computed.values():
+        elsewhere = parse_input_answer(f"f({record['input']})", "paper", record["code"], "'AAAA'")
+        assert elsewhere.status == "not_a_value", record["id"]

@@ -5,6 +5,7 @@ import json
 
 import evaluate
 import lm_eval
+import pytest
 from scripted_server import ScriptedServer
 from test_lm_eval_cruxeval import manager, prepared, script_for
 
@@ -29,10 +30,20 @@ def test_cruxeval_metric_agrees_with_the_task(small_data, monkeypatch):
     samples = _run(tm, "cruxeval_orig", script_for(docs), limit=4)
     metric = evaluate.load(metric_path("cruxeval_execution"))
     got = metric.compute(predictions=[s["resps"][0] for s in samples],  # the five samples of each document
-                         references=[s["doc"]["output"] for s in samples], timeout=0.5)
+                         references=[s["doc"]["output"] for s in samples],
+                         inputs=[s["doc"]["input"] for s in samples], timeout=0.5)
     expected = [[json.loads(x)["status"] for x in s["filtered_resps"][0]] for s in samples]
     assert got["statuses"] == expected
     assert abs(got["pass@1"] - sum(s["pass@1"] for s in samples) / len(samples)) < 1e-9
+
+
+def test_cruxeval_metric_checks_the_left_side_against_the_inputs():
+    metric = evaluate.load(metric_path("cruxeval_execution"))
+    answers = [["assert f([2, 1]) == [1, 2]", "assert [f([2, 1])] == [1, 2]", "assert f([1, 2]) == [1, 2]", "[1, 2]"]]
+    got = metric.compute(predictions=answers, references=["[1, 2]"], inputs=["[2, 1]"], timeout=1.0)
+    assert got["statuses"] == [["passed", "wrong_call", "wrong_call", "passed"]]
+    with pytest.raises(ValueError, match="inputs"):  # without the shown inputs no left side can be checked
+        metric.compute(predictions=answers, references=["[1, 2]"])
 
 
 def test_java_metric_agrees_with_the_task(data_dir, monkeypatch):

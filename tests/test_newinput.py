@@ -64,13 +64,30 @@ def test_the_new_input_has_a_new_output_recomputed_by_the_original(seeded_sandbo
     ("def f(x):\n    return object()\n", "5", "0", NOT_A_LITERAL_OUTPUT),
     ("def f(x):\n    return 'x' * (abs(x) * 1000 + 1)\n", "0", "'x'", TOO_LARGE),
     ("def f(x):\n    return repr({str(i) for i in range(x, x + 30)})\n", "1", repr("?" * 300), NONDETERMINISTIC),
-    ("seen = [1]\ndef f(x):\n    return x\n", "seen", "[1]", NOT_LITERAL),
+    ("def f(g):\n    return g()\n", "lambda: 3", "3", NOT_LITERAL),
 ])
 def test_no_qualifying_input_leaves_the_program_unchanged_with_the_reason(code, arguments, output, why,
                                                                            seeded_sandboxes):
     result = _choose(code, arguments, output, seeded_sandboxes)
     assert result.status == UNCHANGED and result.new_input is None and result.expected_output is None
     assert result.reason == f"newinput: no new input ({why})"
+
+
+def test_a_computed_input_is_spelled_as_literals_first(seeded_sandboxes):
+    result = _choose("seen = [1, 2]\ndef f(x):\n    return x[::-1]\n", "seen[:]", "[2, 1]", seeded_sandboxes)
+    assert result.status == MUTATED and isinstance(ast.literal_eval(result.new_input), list)
+    assert ast.literal_eval(result.expected_output) == ast.literal_eval(result.new_input)[::-1] != [2, 1]
+
+
+def test_empty_and_unchangeable_inputs_grow_or_borrow(seeded_sandboxes):
+    # No neighbour of {} exists; a grown dict gives another output.
+    grown = _choose("def f(d):\n    return sorted(d)\n", "{}", "[]", seeded_sandboxes)
+    assert grown.status == MUTATED and ast.literal_eval(grown.new_input) != {}
+    # 'i' is not in the text, so the output is empty for every small change of the text: the second
+    # argument becomes one of the text's characters.
+    borrowed = _choose("def f(text, c):\n    return text[text.find(c):] if c in text else ''\n", "'hello', 'i'", "''",
+                       seeded_sandboxes)
+    assert borrowed.status == MUTATED and ast.literal_eval(borrowed.expected_output) != ""
 
 
 def test_in_a_chain_only_the_call_changes_for_it(seeded_sandboxes):

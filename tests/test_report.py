@@ -110,7 +110,7 @@ def test_one_model_without_samples(tmp_path):
     paths = write_report(report, tmp_path / "out")
     text = (tmp_path / "out" / "report.md").read_text()
     assert "no shared logged samples" in text and "| condaug | solo | — |" in text
-    assert {p.name for p in paths} >= {"report.md", "report.html", "report.csv", "cruxeval_boxplot.png"}
+    assert {p.name for p in paths} >= {"report.md", "report.html", "report.csv", "cruxeval_scores.png"}
 
 
 def test_written_files(runs, tmp_path):
@@ -123,40 +123,11 @@ def test_written_files(runs, tmp_path):
     assert (row["pass@1"], row["drop"], row["shared_docs"], row["mcnemar_p"]) == ("0.00", "100.00", "5", "0.0625")
     page = (out / "report.html").read_text()
     assert "data:image/png;base64," in page and "class='l2'" in page and "Kendall" in page
-    assert (out / "cruxeval_boxplot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "cruxeval_scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     coverage = (out / "report.md").read_text().split("### Coverage")[1]
-    assert "| fuv | 8 | 1 | 0 | 1 | 0 | 8 |" in coverage and "| orig | 0 | 0 | 0 | 0 | 0 | 10 |" in coverage
-
-
-def test_viewer_marks_outcome_flips(runs, tmp_path):
-    from dynbench_tasks.analysis.viewer import write_viewer
-
-    out = tmp_path / "view.html"
-    assert write_viewer(str(runs / "a"), "cruxeval_fuv", out) == 5  # all five passed on orig, none on fuv
-    assert write_viewer(str(runs / "c"), "cruxeval_fuv", tmp_path / "c.html") == 0
-    page = out.read_text()
-    assert page.count("data-flip='1'") == 5 and "diff_chg" in page and "only outcome flips" in page
-
-
-def test_viewer_shows_translation_answers_and_reference_java(tmp_path):
-    from dynbench_tasks.analysis.viewer import write_viewer
-
-    folder = tmp_path / "t"
-    folder.mkdir()
-    for task, status in (("avatar_orig", "passed"), ("avatar_fuv", "compile_error")):
-        doc = {"id": "atcoder_X", "python": "n = int(input())\nprint(n)\n", "original_python": "x = 1\n",
-               "java": "public class Main { /* reference */ }"}
-        sample = {"doc_id": 0, "doc": doc, "resps": [[f"class Main {{ /* {task} answer */ }}"]],
-                  "filtered_resps": [[json.dumps({"status": status})]], "pass@1": float(status == "passed")}
-        (folder / f"samples_{task}_{STAMP}.jsonl").write_text(json.dumps(sample) + "\n")
-    (folder / f"results_{STAMP}.json").write_text(json.dumps({
-        "results": {t: {"pass@1,sandbox": 0.0} for t in ("avatar_orig", "avatar_fuv")}, "configs": {},
-        "model_name": "m"}))
-    out = tmp_path / "t.html"
-    assert write_viewer(str(folder), "avatar_fuv", out) == 1
-    page = out.read_text()
-    assert "/* avatar_fuv answer */" in page and "/* avatar_orig answer */" in page
-    assert "reference Java" in page and "/* reference */" in page and "compile_error" in page
+    # The tasks were built for 8 (fuv) and 10 (orig) documents; the runs logged 5: what was scored.
+    assert "| fuv | A | 8 | 1 | 0 | 1 | 0 | 8 | 5 | logged samples |" in coverage
+    assert "| orig | A | — | — | — | — | — | 10 | 5 | logged samples |" in coverage
 
 
 def test_stats_counts_bleu_and_edit_distance(tmp_path):
@@ -186,3 +157,91 @@ def test_runs_of_one_model_with_several_seeds_are_pooled(tmp_path):
     assert fuv.seeds == [0, 1] and fuv.pass_at_1 == pytest.approx(0.5) and fuv.spread == pytest.approx(0.3535534)
     assert fuv.per_document == {"sample_0": 1.0, "sample_1": 0.5, "sample_2": 0.5, "sample_3": 0.0}
     assert report.cell("model-a", "cruxeval", "fuv").text == "50.00 ±35.36 (2 seeds) (+0.00)"
+
+
+def test_headline_is_the_mean_over_answer_changing_variants_on_shared_documents(tmp_path):
+    from dynbench_tasks.analysis.report import HEADLINE, HEADLINE_WHY, ranking_rows
+
+    # model-a memorised the benchmark: it passes orig and the meaning-preserving fuv, nothing with new answers.
+    write_run(tmp_path / "a", "model-a", {"cruxeval_orig": [1, 1, 1, 1, 1], "cruxeval_fuv": [1, 1, 1, 1, 1],
+                                          "cruxeval_newoutput": [0, 0, 0, 0], "cruxeval_fuvio": [0, 0, 0, 0, 1]})
+    write_run(tmp_path / "b", "model-b", {"cruxeval_orig": [1, 0, 1, 0, 1], "cruxeval_newoutput": [1, 0, 1, 0],
+                                          "cruxeval_fuvio": [1, 0, 0, 0, 1]})
+    report = Report(load_runs([str(tmp_path / "a"), str(tmp_path / "b")]))
+    b, a = report.summaries("cruxeval")  # best contamination-resistant score first
+    # On the four documents orig, newoutput and fuvio all scored (sample_0 .. sample_3):
+    assert (a.static, a.headline, a.drop, a.robustness, a.documents) == (100, 0, 100, 100, 4)
+    assert a.headline_variants == ["newoutput", "fuvio"] and a.robustness_variants == ["fuv"]
+    assert a.drop_low == a.drop_high == 100
+    # model-b: static 1 0 1 0 -> 50; headline per document mean(1 0 1 0, 1 0 0 0) = 1 0 .5 0 -> 37.5
+    assert (b.static, b.headline, b.drop, b.robustness) == (50, 37.5, 12.5, None)
+    assert b.drop_low <= 12.5 <= b.drop_high
+    _, rows = ranking_rows(report, "cruxeval")
+    assert [c.text for c in rows[0]] == [HEADLINE, "model-b > model-a", "-1.00"]  # orig ranks them the other way
+    paths = write_report(report, tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert text.index("Headline") < text.index("## cruxeval") and HEADLINE_WHY in text
+    # drops past 10 points in bold, past 20 in bold italics
+    assert f"| cruxeval | model-b | 37.50 | 50.00 | — | **+12.50 [{b.drop_low:+.2f}, {b.drop_high:+.2f}]** | 4 |" in text
+    assert "| cruxeval | model-a | 0.00 | 100.00 | 100.00 | ***+100.00 [+100.00, +100.00]*** | 4 |" in text
+    row = next(r for r in csv.DictReader(paths[2].open()) if r["model"] == "model-b" and r["variant"] == HEADLINE)
+    assert (row["pass@1"], row["drop"], row["scored_docs"], row["mean_of"]) == ("37.50", "12.50", "4", "newoutput fuvio")
+
+
+def test_headline_without_samples_and_without_answer_changing_variants(tmp_path):
+    write_run(tmp_path / "c", "model-c", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_newoutput": [0, 0, 0, 0]},
+              samples=False)
+    write_run(tmp_path / "d", "model-d", {"cruxeval_orig": [1, 0], "cruxeval_fuv": [0, 0]})
+    report = Report(load_runs([str(tmp_path / "c"), str(tmp_path / "d")]))
+    c, d = report.summaries("cruxeval")
+    assert (c.static, c.headline, c.drop, c.documents, c.drop_low) == (50, 0, 50, None, None)
+    assert (d.headline, d.drop, d.static, d.robustness) == (None, None, 50, 0)
+    write_report(report, tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "| cruxeval | model-c | 0.00 | 50.00 | — | ***+50.00*** | each run's own (no logged samples) |" in text
+    assert "| cruxeval | model-d | — | 50.00 | 0.00 | — | 2 |" in text  # static alone, on its 2 documents
+    assert "run cruxeval_newinput or cruxeval_fuvi or cruxeval_newoutput or cruxeval_fuvio" in text
+
+
+def test_coverage_counts_what_the_run_scored(tmp_path):
+    """A --limit run's task still records the documents it built; the report counts the scored ones:
+    logged samples, else lm-eval's own count, and says which."""
+    write_run(tmp_path / "x", "m", {"cruxeval_orig": [1, 0], "cruxeval_fuv": [0, 0]}, samples=False)
+    results = next((tmp_path / "x").glob("results_*.json"))
+    data = json.loads(results.read_text())
+    data["n-samples"] = {"cruxeval_fuv": {"original": 8, "effective": 2}}
+    results.write_text(json.dumps(data))
+    write_report(Report(load_runs([str(tmp_path / "x")])), tmp_path / "out")
+    coverage = (tmp_path / "out" / "report.md").read_text().split("### Coverage")[1]
+    assert "| fuv | m | 8 | 1 | 0 | 1 | 0 | 8 | 2 | lm-eval's count |" in coverage
+    assert "| orig | m | — | — | — | — | — | 10 | 10 | the task's build (the run holds no count) |" in coverage
+
+
+def test_one_model_gets_a_chart_with_intervals(tmp_path):
+    from dynbench_tasks.analysis.report import score_interval
+
+    write_run(tmp_path / "solo", "solo", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_fuv": [1, 1, 1, 1]})
+    report = Report(load_runs([str(tmp_path / "solo")]))
+    low, high = score_interval(report.run("solo", "cruxeval", "orig"))
+    assert 0 <= low < 50 < high <= 100
+    assert score_interval(report.run("solo", "cruxeval", "fuv")) == (100, 100)  # nothing to vary
+    paths = write_report(report, tmp_path / "out")
+    assert [p.name for p in paths if p.suffix == ".png"] == ["cruxeval_scores.png"]
+
+
+def test_hostile_model_names_stay_text_in_every_file(tmp_path):
+    """Model names come from result files (or --names): no Markdown rows or markup, no HTML, no
+    spreadsheet formula, no matplotlib math; the control name shows as it is."""
+    names = ["=HYPERLINK(1)|x", "<script>alert(1)</script>", "$\\frac{1}{$", "_under", "plain"]
+    folders = []
+    for position in range(len(names)):
+        write_run(tmp_path / str(position), f"m{position}", {"cruxeval_orig": [1, 0], "cruxeval_newoutput": [0, 0]})
+        folders.append(str(tmp_path / str(position)))
+    paths = write_report(Report(load_runs(folders, names)), tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text()
+    table = text.split("## Headline")[1].split("\n\n")[1].splitlines()
+    assert len(table) == 2 + len(names) and all(line.count(" | ") == 6 for line in table[2:])
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "<script>" not in page and "&lt;script&gt;" in page and "| plain |" in text
+    rows = list(csv.reader(paths[2].open()))
+    assert {r[0] for r in rows[1:]} >= {"'=HYPERLINK(1)|x", "plain", "_under"}

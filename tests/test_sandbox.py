@@ -94,6 +94,46 @@ def test_a_small_job_is_spread_over_every_worker():
     assert set(used) == {"first", "second"}
 
 
+def test_the_isolation_string_says_what_each_language_can_start(sandbox):
+    assert sandbox.isolation.describe() == ("bubblewrap; Java sees only the JDK, nothing writable; "
+                                            "Python cannot exec (seccomp)")
+
+
+def test_a_missing_exec_filter_is_said_and_recorded_never_assumed(monkeypatch, caplog):
+    """Where the filter cannot hold (here: pretended by the probe), the string and a warning say so, and
+    the workers are not told to install it (they would refuse every task)."""
+    from mutators.execution import isolation as module
+
+    monkeypatch.setattr(module, "_probe_worker", lambda bubblewrap: ({"pid": 1, "exec_filter": "no seccomp here"}, ""))
+    module.isolation.cache_clear()
+    try:
+        with caplog.at_level("WARNING"):
+            found = module.isolation()
+    finally:
+        module.isolation.cache_clear()
+    assert not found.denies_exec
+    assert found.describe().endswith("; Python CAN exec (no seccomp here)")
+    assert "sandboxed Python code CAN start other programs" in caplog.text
+
+
+def test_a_child_that_cannot_install_the_filter_refuses_its_task(monkeypatch, tmp_path):
+    """The worker fails closed: told to deny exec, a child that cannot does not run its task."""
+    from mutators.execution.isolation import EXECUTION_FOLDER
+
+    monkeypatch.syspath_prepend(EXECUTION_FOLDER)
+    import worker
+
+    monkeypatch.setattr(worker, "_exec_filter", lambda: "no filter for this machine")
+    config = {"user": None, "init": False, "site": [], "deny_exec": True}
+    task = {"kind": "run_script", "payload": {"source": "print(1)", "stdin": "", "seconds": 1.0},
+            "limits": {"wall_seconds": 5.0, "cpu_seconds": 2, "memory_mb": 512, "nproc": 1, "fsize_mb": 1,
+                       "nofile": 64}}
+    reaper = worker._Reaper()
+    result = worker.run_task(task, reaper, config)
+    reaper.reap(block=True)
+    assert result["status"] == "error" and "no exec filter" in result["error"], result
+
+
 def test_the_boundary_holds(sandbox):
     """Under bubblewrap: no network, only its own processes, nothing of the home or data folders,
     a read-only root, and the standard library and installed packages all importable."""
@@ -130,7 +170,10 @@ def test_without_bubblewrap_it_says_so_and_records_it(monkeypatch, caplog, small
         with caplog.at_level("WARNING"):
             task = task_manager({"data_dir": small_data}).load(["cruxeval_orig"])["tasks"]["cruxeval_orig"]
         assert "WITHOUT bubblewrap (DYNBENCH_ISOLATION=rlimits)" in caplog.text
-        assert task.config.metadata["dynbench"]["isolation"] == "rlimits (DYNBENCH_ISOLATION=rlimits)"
+        assert "judged Java programs can start any program on this machine" in caplog.text  # no whitelist
+        assert task.config.metadata["dynbench"]["isolation"] == (
+            "rlimits (DYNBENCH_ISOLATION=rlimits); Java can start any program on this machine; "
+            "Python cannot exec (seccomp)")
         with Sandbox(workers=1) as weak:
             assert _script(weak, "print(6 * 7)")["result"]["stdout"] == "42\n"  # limits only, but it runs
     finally:

@@ -1,76 +1,94 @@
-"""``dynbench leaderboard``: a static, offline site ranking models by their dynamic pass@1.
+"""``dynbench leaderboard``: a static, offline site ranking models by their contamination-resistant score.
 
-Per benchmark, one row per model: the dynamic pass@1 (for each seed the mean over the mutated
-variants the runs hold, then mean ± standard deviation over the seeds), the static pass@1 (``orig``),
-the gap between them with a 95% percentile-bootstrap interval over documents, lm-eval's own task
-(``cruxeval_output``/``cruxeval_input``) where a run holds it, and whether ``dynbench verify`` accepts
-the model's runs (verified, partial, unverified). Each model links to a ``dynbench view`` page of its
-runs. ``index.html`` is self-contained (its columns sort with a few lines of plain script); the same
-table is written as ``leaderboard.json``, ``.csv`` and ``.md``.
+Per benchmark, one row per model: the headline, the mean pass@1 over the answer-changing variants its
+runs hold (for each seed, then mean ± standard deviation over the seeds); beside it the static pass@1
+(``orig``), robustness (the mean over the meaning-preserving variants) and the drop = static - headline
+with a 95% percentile-bootstrap interval. Static, headline and drop are computed on one set of
+documents, the ones all of the row's static and answer-changing runs scored, so they add up; runs of
+different sizes are compared on the documents they share, marked and warned about. lm-eval's own task
+(``cruxeval_output``/``cruxeval_input``) shows where a run holds it, and each row says whether
+``dynbench verify`` accepts its runs. A round (``round_seed``) ranks only runs made with its seed and
+may require greedy runs; every other row, and every row without a headline, is listed apart with the
+reason. ``index.html`` is self-contained (its columns sort with a few lines of plain script); the same
+rows are written as ``leaderboard.json``, ``.csv`` and ``.md``, each escaped for its format: model
+names come from submitted files and are hostile.
 """
 
 from __future__ import annotations
 
+import base64
 import csv
-import html
+import hashlib
 import json
 import re
 import statistics
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy as np
-
+from dynbench_tasks.analysis.comparisons import headline_figures, robustness
 from dynbench_tasks.analysis.runs import BUILTIN, TaskRun
-from dynbench_tasks.analysis.verify import FAILED, PARTIAL, UNVERIFIABLE, VERIFIED, TaskVerdict
+from dynbench_tasks.analysis.text import csv_cell, html_text, markdown_cell, one_line
+from dynbench_tasks.analysis.verify import FAILED, PARTIAL, UNVERIFIABLE, VERIFIED, TaskVerdict, is_greedy
 from dynbench_tasks.benchmarks import BENCHMARKS
-from dynbench_tasks.variants import STATIC
+from dynbench_tasks.variants import ANSWER_CHANGING, MEANING_PRESERVING, STATIC, VARIANTS
 
+HEADLINE = "contamination-resistant score"
+WHY_HEADLINE = (
+    "Why this headline: a model that has memorised a published benchmark still passes its meaning-preserving "
+    "rewrites (varnorm1 … afu), because their answers are the published ones. On the answer-changing variants "
+    f"({', '.join(ANSWER_CHANGING)}) every scored problem has a new answer, so memorising the published one earns "
+    "nothing. The contamination-resistant score is therefore the mean pass@1 over the answer-changing variants a "
+    "model's runs hold. Static (orig) and robustness (the mean over the meaning-preserving variants) stand beside "
+    "it, and drop = static - headline, in points: positive means the model scores lower once the answers are new.")
+DOCUMENTS_NOTE = (
+    "Static, headline and drop on a row are computed on the same documents, those all its static and "
+    "answer-changing runs scored (column 'documents'), so static - headline = drop; the interval is a 95% "
+    "percentile bootstrap over those documents. Runs of different sizes (⚠, e.g. one made with --limit) are "
+    "compared on the documents they share. A model's runs with several seeds are pooled: each seed's headline, "
+    "then mean ± sd over the seeds.")
 HARNESS_NOTE = ("lm-eval's own task, scored by its own executor: it strips quotes from answers (so every "
                 "string-valued answer fails), cuts answers at '#', accepts an answer that merely echoes the call, "
                 "and runs answers beside the reference in one process; dynbench's orig scores the same problems "
                 "as the README's scoring section describes.")
+WARNING_MARK = "⚠"
 
 
 @dataclass
 class Row:
     benchmark: str
     model: str
-    dynamic: float | None  # pass@1 in points
-    dynamic_sd: float | None
+    headline: float | None  # the contamination-resistant score: pass@1 in points, on `documents`
+    headline_sd: float | None  # over the seeds
+    headline_variants: list[str]  # the answer-changing variants it averages
     seeds: list[int]
-    static: float | None
-    gap: float | None  # static minus dynamic, points
-    gap_low: float | None
-    gap_high: float | None
+    static: float | None  # orig, on `documents`
+    drop: float | None  # static - headline, points, on `documents`: positive = lower with new answers
+    drop_low: float | None  # its 95% bootstrap interval over `documents`
+    drop_high: float | None
+    robustness: float | None  # mean over the meaning-preserving variants, on the documents orig scored
+    robustness_variants: list[str]
+    documents: int | None  # the documents static, headline and drop share; None: no samples logged
+    run_sizes: str  # when the runs differ in size, each size with its runs; else empty
     harness: float | None  # lm-eval's own task
     verification: str
-    view: str | None  # page of this model's samples, relative to the site
-    rank: int = 0
-    variants: list[str] = field(default_factory=list)
+    greedy: bool  # every answer generated at temperature 0
+    view: str | None  # page of this row's samples, relative to the site
+    rank: int | None = None  # None: not ranked, for the reason in `not_ranked`
+    not_ranked: str = ""
 
 
-def _mean(values: list[float]) -> float | None:
-    return statistics.fmean(values) if values else None
+@dataclass
+class Submission:
+    """What one row is computed from: a model's runs of a benchmark (one round's, or the others)."""
+
+    benchmark: str
+    model: str
+    runs: list[TaskRun]  # dynbench's tasks and lm-eval's own
+    not_ranked: str = ""  # why the round lists it apart, whatever its scores
 
 
-def _gap_interval(static: TaskRun | None, dynamic: list[TaskRun], seed: int = 0) -> tuple[float | None, ...]:
-    """Gap (points) and its 95% percentile-bootstrap interval over the documents scored both ways."""
-    if static is None or not static.per_document:
-        return None, None, None
-    per_document: dict[str, list[float]] = {}
-    for run in dynamic:
-        for identifier, score in run.per_document.items():
-            per_document.setdefault(identifier, []).append(score)
-    shared = sorted(set(per_document) & set(static.per_document))
-    if not shared:
-        return None, None, None
-    differences = np.array([static.per_document[i] - statistics.fmean(per_document[i]) for i in shared]) * 100
-    rng = np.random.default_rng(seed)
-    means = rng.choice(differences, size=(2000, len(differences)), replace=True).mean(axis=1)
-    return float(differences.mean()), float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
-
-
+# ---------------------------------------------------------------------------------- rows
 def _verification(verdicts: list[TaskVerdict]) -> str:
     outcomes = {v.outcome for v in verdicts}
     if not verdicts or outcomes & {FAILED, UNVERIFIABLE}:
@@ -78,142 +96,342 @@ def _verification(verdicts: list[TaskVerdict]) -> str:
     return PARTIAL if PARTIAL in outcomes else VERIFIED
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text)
+def _seed_order(seed: int | None) -> tuple:
+    return (seed is None, seed or 0)
 
 
-def build_rows(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], views: dict[tuple[str, str], str]) -> list[Row]:
-    """``verdicts``: by ``id`` of each run; ``views``: (model, benchmark) -> page."""
-    rows = []
+def _seeds_text(seeds: list[int | None]) -> str:
+    known = sorted(s for s in set(seeds) if s is not None)
+    parts = [f"seed{'s' if len(known) != 1 else ''} {', '.join(map(str, known))}"] if known else []
+    return " and ".join(parts + (["no recorded seed"] if None in seeds else []))
+
+
+def _greedy(run: TaskRun, verdicts: dict[int, TaskVerdict]) -> bool:
+    """Whether the run's answers were generated at temperature 0: as ``dynbench verify`` found its
+    generation settings, else as lm-eval recorded them (a run verify could not check)."""
+    verdict = verdicts.get(id(run))
+    return verdict.greedy if verdict is not None and verdict.greedy is not None else is_greedy(run.generation)
+
+
+def _temperature_text(runs: list[TaskRun]) -> str:
+    temperatures = sorted({str(r.generation.get("temperature", "not recorded"))[:20] for r in runs})
+    return f"temperature {', '.join(temperatures)}"
+
+
+def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], round_seed: int | None = None,
+                require_greedy: bool = False) -> list[Submission]:
+    """The rows to compute: per benchmark and model, its runs; in a round, the runs made with the
+    round's seed apart from the others, and (when the round requires greedy runs) a submission with
+    any sampled answer apart. lm-eval's own tasks take no seed: they join every row of their model."""
+    found = []
     for benchmark in BENCHMARKS:
-        models = list(dict.fromkeys(r.model for r in runs if r.benchmark == benchmark))
-        for model in models:
+        for model in dict.fromkeys(r.model for r in runs if r.benchmark == benchmark):
             mine = [r for r in runs if r.model == model and r.benchmark == benchmark]
-            dynamic = [r for r in mine if r.variant not in (STATIC, BUILTIN) and r.pass_at_1 is not None]
-            by_seed: dict[object, list[float]] = {}
-            for run in dynamic:
-                by_seed.setdefault(run.seed, []).append(run.pass_at_1 * 100)
-            seed_means = [statistics.fmean(scores) for scores in by_seed.values()]
-            static_runs = [r for r in mine if r.variant == STATIC and r.pass_at_1 is not None]
-            harness = [r.pass_at_1 * 100 for r in mine if r.variant == BUILTIN and r.pass_at_1 is not None]
-            static = _mean([r.pass_at_1 * 100 for r in static_runs])
-            gap, low, high = _gap_interval(static_runs[0] if static_runs else None, dynamic)
-            rows.append(Row(
-                benchmark, model, _mean(seed_means), statistics.stdev(seed_means) if len(seed_means) > 1 else None,
-                sorted(s for s in by_seed if s is not None), static, gap, low, high, _mean(harness),
-                _verification([verdicts[id(r)] for r in mine if r.variant != BUILTIN and id(r) in verdicts]),
-                views.get((model, benchmark)), variants=sorted({r.variant for r in dynamic})))
+            builtin = [r for r in mine if r.variant == BUILTIN]
+            dynbench = [r for r in mine if r.variant != BUILTIN]
+            if round_seed is None:
+                groups = [(dynbench, "")]
+            else:
+                inside = [r for r in dynbench if r.seed == round_seed]
+                outside = [r for r in dynbench if r.seed != round_seed]
+                groups = [(inside, "")] if inside else []
+                if outside:
+                    seeds = list(dict.fromkeys(r.seed for r in outside))
+                    groups.append((outside, f"made with {_seeds_text(seeds)}, not this round's seed {round_seed}"))
+            for group, reason in groups or [([], "")]:
+                sampled = [r for r in group if not _greedy(r, verdicts)]
+                if require_greedy and not reason and sampled:
+                    reason = (f"not greedy ({_temperature_text(sampled)}); this round requires temperature 0, "
+                              "so that spot checks can compare answers")
+                found.append(Submission(benchmark, model, group + builtin, reason))
+    return found
+
+
+def _by_seed(runs: list[TaskRun]) -> dict[int | None, list[TaskRun]]:
+    grouped: dict[int | None, list[TaskRun]] = {}
+    for run in runs:
+        grouped.setdefault(run.seed, []).append(run)
+    return grouped
+
+
+def _size(run: TaskRun) -> str:
+    documents = "unknown" if run.documents is None else str(run.documents)
+    return f"all {documents} documents" if run.complete else f"{documents} documents"
+
+
+def _sizes_text(runs: list[TaskRun]) -> str:
+    """Empty when the runs have one size; else each seed's size (each run's, where they differ)."""
+    if len({_size(r) for r in runs}) < 2:
+        return ""
+    parts = []
+    for seed, of_seed in sorted(_by_seed(runs).items(), key=lambda item: _seed_order(item[0])):
+        by_size: dict[str, list[str]] = {}
+        for run in of_seed:
+            by_size.setdefault(_size(run), []).append(run.variant)
+        sizes = list(by_size) if len(by_size) == 1 else [f"{size} ({', '.join(v)})" for size, v in by_size.items()]
+        parts.append(f"{_seeds_text([seed])}: {', '.join(sizes)}")
+    return "; ".join(parts)
+
+
+def _row(submission: Submission, verdicts: dict[int, TaskVerdict]) -> Row:
+    runs = [r for r in submission.runs if r.pass_at_1 is not None]
+    static_runs = [r for r in runs if r.variant == STATIC]
+    changing = [r for r in runs if r.variant in ANSWER_CHANGING]
+    preserving = [r for r in runs if r.variant in MEANING_PRESERVING]
+    harness = [r.pass_at_1 * 100 for r in runs if r.variant == BUILTIN]
+    compared = static_runs + changing
+    figures = headline_figures(list(_by_seed(static_runs).values()), list(_by_seed(changing).values()))
+    reason = submission.not_ranked
+    if figures.documents == []:
+        reason = reason or "its static and answer-changing runs share no document"
+    elif figures.documents is None and _sizes_text(compared):
+        # Their own figures would stand on different documents, and nothing says which they share.
+        figures = headline_figures([], [])
+        reason = reason or ("its runs differ in size and logged no samples (lm_eval --log_samples), so there are "
+                            "no shared documents to compare them on")
+    unscored = [r.variant for r in submission.runs if r.variant in ANSWER_CHANGING and r.pass_at_1 is None]
+    if figures.headline is None and not reason and unscored:
+        reason = f"its answer-changing tasks have no score ({', '.join(unscored)}: failed, or a score out of range)"
+    elif figures.headline is None and not reason:
+        held = ", ".join(v for v in VARIANTS if any(r.variant == v for r in submission.runs)) or "none"
+        reason = (f"no answer-changing variant ({', '.join(ANSWER_CHANGING)}), so no {HEADLINE}; its runs hold: "
+                  f"{held}")
+    robust, counted = robustness(static_runs, list(_by_seed(preserving).values()))
+    dynbench = [r for r in submission.runs if r.variant != BUILTIN]
+    variant_order = list(VARIANTS).index
+    seeds = figures.seed_headlines
+    return Row(
+        submission.benchmark, submission.model, figures.headline,
+        statistics.stdev(seeds) if len(seeds) > 1 else None, sorted({r.variant for r in changing}, key=variant_order),
+        sorted({r.seed for r in compared if r.seed is not None}), figures.static, figures.drop, figures.drop_low,
+        figures.drop_high, robust, sorted({r.variant for r in counted}, key=variant_order),
+        len(figures.documents) if figures.documents else None, _sizes_text(compared + preserving),
+        statistics.fmean(harness) if harness else None,
+        _verification([verdicts[id(r)] for r in dynbench if id(r) in verdicts]),
+        bool(dynbench) and all(_greedy(r, verdicts) for r in dynbench), None, not_ranked=reason)
+
+
+def build_rows(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], round_seed: int | None = None,
+               require_greedy: bool = False, view: Callable[[Submission], str | None] | None = None) -> list[Row]:
+    """``verdicts``: by ``id`` of each run; ``view`` writes a submission's page and says where."""
+    rows = []
+    for submission in submissions(runs, verdicts, round_seed, require_greedy):
+        row = _row(submission, verdicts)
+        row.view = view(submission) if view else None
+        rows.append(row)
     for benchmark in BENCHMARKS:
-        ranked = sorted((r for r in rows if r.benchmark == benchmark),
-                        key=lambda r: (r.dynamic is None, -(r.dynamic or 0), r.model))
+        ranked = sorted((r for r in rows if r.benchmark == benchmark and not r.not_ranked),
+                        key=lambda r: (-r.headline, r.model))
         for position, row in enumerate(ranked, 1):
             row.rank = position
-    return sorted(rows, key=lambda r: (list(BENCHMARKS).index(r.benchmark), r.rank))
+    order = list(BENCHMARKS)
+    return sorted(rows, key=lambda r: (order.index(r.benchmark), r.rank is None, r.rank or 0, r.model, r.not_ranked))
 
 
-def _number(value: float | None, digits: int = 2) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
+def warnings(rows: list[Row], round_seed: int | None = None) -> list[str]:
+    """One line for each row whose runs differ in size, and for a round nothing was made for."""
+    lines = [f"{row.model} on {row.benchmark}: runs of different sizes ({row.run_sizes}); "
+             + (f"its row is computed on the {row.documents} documents they all scored" if row.documents else
+                "they logged no samples, so nothing shows which documents they share") for row in rows if row.run_sizes]
+    if round_seed is not None and not any(row.rank for row in rows):
+        lines.append(f"no run was made with this round's seed {round_seed}: nothing is ranked")
+    return [one_line(line) for line in lines]
 
 
-def _dynamic_text(row: Row) -> str:
-    if row.dynamic is None:
+# ---------------------------------------------------------------------------------- rendering
+COLUMNS = ["rank", "model", HEADLINE, "static (orig)", "drop (static - headline) [95% CI]", "robustness",
+           "documents", "lm-eval's own task", "verification"]
+NOT_RANKED_COLUMN = "not ranked because"
+
+
+def _number(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def _headline_text(row: Row) -> tuple[str, str]:
+    """The headline and what it is made of."""
+    if row.headline is None:
+        return "—", ""
+    spread = f" ± {row.headline_sd:.2f}" if row.headline_sd is not None else ""
+    seeds = f"{_seeds_text(row.seeds)}; " if row.seeds else ""
+    return f"{row.headline:.2f}{spread}", seeds + ", ".join(row.headline_variants)
+
+
+def _drop_text(row: Row) -> str:
+    if row.drop is None:
         return "—"
-    spread = f" ± {row.dynamic_sd:.2f}" if row.dynamic_sd is not None else ""
-    return f"{row.dynamic:.2f}{spread} ({len(row.seeds)} seed{'s' if len(row.seeds) != 1 else ''})"
+    if row.drop_low is None:
+        return f"{row.drop:+.2f} (no samples logged: no interval)"
+    return f"{row.drop:+.2f} [{row.drop_low:+.2f}, {row.drop_high:+.2f}]"
 
 
-def _gap_text(row: Row) -> str:
-    if row.gap is None:
-        return "—"
-    return f"{row.gap:+.2f} [{row.gap_low:+.2f}, {row.gap_high:+.2f}]"
+def _documents_text(row: Row) -> tuple[str, str]:
+    shown = "—" if row.documents is None else str(row.documents)
+    return (f"{shown} {WARNING_MARK}", f"runs of different sizes: {row.run_sizes}") if row.run_sizes else (shown, "")
 
 
-COLUMNS = ["rank", "model", "dynamic pass@1", "static pass@1 (orig)", "gap (static - dynamic) [95% CI]",
-           "lm-eval's own task", "verification"]
+def _robustness_text(row: Row) -> tuple[str, str]:
+    return _number(row.robustness), ", ".join(row.robustness_variants)
 
 
-def _cells(row: Row) -> list[str]:
-    return [str(row.rank), row.model, _dynamic_text(row), _number(row.static), _gap_text(row),
-            _number(row.harness) + (" *" if row.harness is not None else ""), row.verification]
+def _cells(row: Row) -> list[tuple[str, str]]:
+    """Each column's text and its detail (a second, smaller line on the page; parenthesised in Markdown)."""
+    first = str(row.rank) if row.rank is not None else row.not_ranked
+    return [(first, ""), (row.model, ""), _headline_text(row), (_number(row.static), ""), (_drop_text(row), ""),
+            _robustness_text(row), _documents_text(row),
+            (_number(row.harness) + (" *" if row.harness is not None else ""), ""), (row.verification, "")]
 
 
-def markdown(rows: list[Row]) -> str:
-    lines = ["# dynbench leaderboard", ""]
+def _sections(rows: list[Row]):
+    """Per benchmark with rows: (benchmark, ranked rows, rows listed apart)."""
     for benchmark in BENCHMARKS:
         mine = [r for r in rows if r.benchmark == benchmark]
-        if not mine:
-            continue
-        lines += [f"## {benchmark}", "", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-        lines += ["| " + " | ".join(_cells(row)) + " |" for row in mine]
-        if any(r.harness is not None for r in mine):
-            lines += ["", f"\\* {HARNESS_NOTE}"]
-        lines.append("")
+        if mine:
+            yield benchmark, [r for r in mine if r.rank is not None], [r for r in mine if r.rank is None]
+
+
+def _round_text(round_seed: int | None, require_greedy: bool) -> str:
+    """What the round requires, or empty when it requires nothing."""
+    rules = ([f"made with seed {round_seed}"] if round_seed is not None else []) + (
+        ["generated greedily (temperature 0)"] if require_greedy else [])
+    if not rules:
+        return ""
+    where = f"Round with seed {round_seed}: only" if round_seed is not None else "Only"
+    return f"{where} runs {' and '.join(rules)} are ranked; every other run is listed apart with the reason."
+
+
+def markdown(rows: list[Row], round_seed: int | None = None, require_greedy: bool = False) -> str:
+    lines = ["# dynbench leaderboard", ""]
+    if _round_text(round_seed, require_greedy):
+        lines += [_round_text(round_seed, require_greedy), ""]
+    lines += [WHY_HEADLINE, "", DOCUMENTS_NOTE, ""]
+
+    def table(first: str, chosen: list[Row]) -> list[str]:
+        header = [first, *COLUMNS[1:]]
+        body = []
+        for row in chosen:
+            cells = [markdown_cell(text) + (f" ({markdown_cell(detail)})" if detail else "")
+                     for text, detail in _cells(row)]
+            body.append("| " + " | ".join(cells) + " |")
+        return ["| " + " | ".join(map(markdown_cell, header)) + " |", "|" + "---|" * len(header), *body, ""]
+
+    for benchmark, ranked, apart in _sections(rows):
+        lines += [f"## {benchmark}", ""]
+        if ranked:
+            lines += table(COLUMNS[0], ranked)
+        if apart:
+            lines += [f"Not ranked on {benchmark}:", "", *table(NOT_RANKED_COLUMN, apart)]
+        if any(r.harness is not None for r in ranked + apart):
+            lines += [f"\\* {markdown_cell(HARNESS_NOTE)}", ""]
     return "\n".join(lines)
 
 
-_STYLE = """body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}
-td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}th{cursor:pointer;background:#eee}
-.verified{color:#060}.partial{color:#a60}.unverified{color:#a00}.note{font-size:90%;color:#444}"""
+_STYLE = """body{font-family:sans-serif;margin:2em;max-width:80em}p{max-width:60em}
+table{border-collapse:collapse;width:100%;margin:1em 0}th{cursor:pointer;background:#eee}
+td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+td.model{overflow-wrap:anywhere;min-width:8em;max-width:22em}td.why{max-width:20em}td.documents{max-width:14em}
+td.drop{white-space:nowrap}small{display:block;color:#555}.verified{color:#060}.partial{color:#a60}
+.unverified{color:#a00}.note{font-size:90%;color:#444}"""
+# Handlers are attached here rather than written into the page, so the page's policy can allow this
+# script alone (by its hash) and no inline handler at all.
 _SCRIPT = """function sortBy(header){const table=header.closest('table');const index=[...header.parentNode.children]
 .indexOf(header);const body=table.tBodies[0];const rows=[...body.rows];const down=header.dataset.order!=='down';
 header.dataset.order=down?'down':'up';const key=r=>{const t=r.cells[index].dataset.sort;const n=parseFloat(t);
 return isNaN(n)?t:n};rows.sort((a,b)=>{const x=key(a),y=key(b);const c=(typeof x==='number'&&typeof y==='number')
-?x-y:String(x).localeCompare(String(y));return down?-c:c});rows.forEach(r=>body.appendChild(r))}"""
+?x-y:String(x).localeCompare(String(y));return down?-c:c});rows.forEach(r=>body.appendChild(r))}
+for(const header of document.querySelectorAll('th'))header.addEventListener('click',()=>sortBy(header))"""
+_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; "
+           f"script-src 'sha256-{base64.b64encode(hashlib.sha256(_SCRIPT.encode()).digest()).decode()}'")
+_NOWHERE = "-Infinity"  # the sort key of a missing number: last when sorting from the highest
 
 
 def _sort_key(row: Row, column: int) -> str:
-    return {0: str(row.rank), 2: _number(row.dynamic, 6), 3: _number(row.static, 6), 4: _number(row.gap, 6),
-            5: _number(row.harness, 6)}.get(column, _cells(row)[column])
+    numbers = {0: row.rank, 2: row.headline, 3: row.static, 4: row.drop, 5: row.robustness, 6: row.documents,
+               7: row.harness}
+    if column in numbers and not (column == 0 and row.rank is None):
+        value = numbers[column]
+        return _NOWHERE if value is None else repr(float(value))
+    return _cells(row)[column][0]
 
 
-def html_page(rows: list[Row]) -> str:
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>dynbench leaderboard</title>"
-             f"<style>{_STYLE}</style><script>{_SCRIPT}</script></head><body><h1>dynbench leaderboard</h1>"
-             "<p>Models ranked by dynamic pass@1: the mean over the mutated variants their runs hold, per seed, "
-             "then over the seeds. Click a column to sort by it.</p>"]
-    for benchmark in BENCHMARKS:
-        mine = [r for r in rows if r.benchmark == benchmark]
-        if not mine:
-            continue
-        parts.append(f"<h2>{html.escape(benchmark)}</h2><table id='{html.escape(benchmark)}'><thead><tr>"
-                     + "".join(f"<th onclick='sortBy(this)'>{html.escape(c)}</th>" for c in COLUMNS)
-                     + "</tr></thead><tbody>")
-        for row in mine:
-            cells = []
-            for column, text in enumerate(_cells(row)):
-                shown = html.escape(text)
-                if column == 1 and row.view:
-                    shown = f"<a href='{html.escape(row.view)}'>{shown}</a>"
-                kind = f" class='{row.verification}'" if column == 6 else ""
-                cells.append(f"<td data-sort='{html.escape(_sort_key(row, column))}'{kind}>{shown}</td>")
-            parts.append("<tr>" + "".join(cells) + "</tr>")
-        parts.append("</tbody></table>")
-        if any(r.harness is not None for r in mine):
-            parts.append(f"<p class='note'>* {html.escape(HARNESS_NOTE)}</p>")
-    parts.append("</body></html>")
+def _html_table(benchmark: str, chosen: list[Row], first: str, table_id: str) -> str:
+    headers = "".join(f"<th>{html_text(c)}</th>" for c in [first, *COLUMNS[1:]])
+    body = []
+    for row in chosen:
+        cells = []
+        for column, (text, detail) in enumerate(_cells(row)):
+            shown = html_text(text)
+            if column == 1 and row.view:
+                shown = f"<a href='{html_text(row.view)}'>{shown}</a>"
+            if detail:
+                shown += f"<small>{html_text(detail)}</small>"
+            kind = {0: " class='why'" if row.rank is None else "", 1: " class='model'", 4: " class='drop'",
+                    6: " class='documents'", 8: f" class='{html_text(row.verification)}'"}.get(column, "")
+            cells.append(f"<td data-sort='{html_text(_sort_key(row, column))}'{kind}>{shown}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table id='{html_text(table_id)}'><thead><tr>{headers}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def html_page(rows: list[Row], round_seed: int | None = None, require_greedy: bool = False) -> str:
+    parts = ["<!doctype html><html><head><meta charset='utf-8'>",
+             f"<meta http-equiv='Content-Security-Policy' content=\"{html_text(_POLICY)}\">",
+             "<meta name='viewport' content='width=device-width'><title>dynbench leaderboard</title>",
+             f"<style>{_STYLE}</style></head><body><h1>dynbench leaderboard</h1>"]
+    if _round_text(round_seed, require_greedy):
+        parts.append(f"<p><strong>{html_text(_round_text(round_seed, require_greedy))}</strong></p>")
+    parts.append(f"<p>Models are ranked by their {HEADLINE}. {html_text(WHY_HEADLINE)}</p>"
+                 f"<p class='note'>{html_text(DOCUMENTS_NOTE)} Click a column to sort by it.</p>")
+    for benchmark, ranked, apart in _sections(rows):
+        parts.append(f"<h2>{html_text(benchmark)}</h2>")
+        if ranked:
+            parts.append(_html_table(benchmark, ranked, COLUMNS[0], benchmark))
+        if apart:
+            parts.append(f"<h3>Not ranked on {html_text(benchmark)}</h3>"
+                         + _html_table(benchmark, apart, NOT_RANKED_COLUMN, f"{benchmark}-not-ranked"))
+        if any(r.harness is not None for r in ranked + apart):
+            parts.append(f"<p class='note'>* {html_text(HARNESS_NOTE)}</p>")
+    parts.append(f"<script>{_SCRIPT}</script></body></html>")
     return "".join(parts)
 
 
-def write_leaderboard(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], folder: Path) -> list[Path]:
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text)[:48]
+
+
+def _view_page(submission: Submission, folder: Path) -> str | None:
+    """Writes the page of the submission's samples (an answer-changing variant's where it has one)
+    and returns its path relative to the site. The name carries a digest of exactly whose samples it
+    shows: two models whose names differ only in characters a file name cannot hold never share a page."""
     from dynbench_tasks.analysis.viewer import write_view_page
 
+    preferred = [*ANSWER_CHANGING, *(v for v in VARIANTS if v not in ANSWER_CHANGING and v != STATIC)]
+    shown = sorted((r for r in submission.runs if r.variant in preferred and r.samples),
+                   key=lambda r: (preferred.index(r.variant), _seed_order(r.seed)))
+    if not shown:
+        return None
+    task = shown[0].task
+    identity = json.dumps([submission.model, task, [str(r.source) for r in submission.runs], submission.not_ranked])
+    digest = hashlib.sha256(identity.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    page = Path("views") / f"{_slug(submission.model)}-{digest}_{task}.html"
+    try:
+        write_view_page([r for r in submission.runs if r.variant != BUILTIN and r.seed == shown[0].seed], task,
+                        folder / page, submission.model)
+    except Exception:  # noqa: BLE001 - a submitted samples file the page cannot show costs its link, not the board
+        return None
+    return page.as_posix()
+
+
+def write_leaderboard(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], folder: Path,
+                      round_seed: int | None = None, require_greedy: bool = False) -> tuple[list[Row], list[Path]]:
+    """The site in ``folder``: its rows, and the files written (index.html first)."""
     folder.mkdir(parents=True, exist_ok=True)
-    views: dict[tuple[str, str], str] = {}
-    for run in runs:
-        key = (run.model, run.benchmark)
-        if key in views or run.variant in (STATIC, BUILTIN) or not run.samples:
-            continue
-        page = Path("views") / f"{_slug(run.model)}_{_slug(run.task)}.html"
-        (folder / "views").mkdir(exist_ok=True)
-        write_view_page(runs, run.task, folder / page, run.model)
-        views[key] = page.as_posix()
-    rows = build_rows(runs, verdicts, views)
-    (folder / "index.html").write_text(html_page(rows), encoding="utf-8")
-    (folder / "leaderboard.md").write_text(markdown(rows), encoding="utf-8")
+    rows = build_rows(runs, verdicts, round_seed, require_greedy, lambda submission: _view_page(submission, folder))
+    (folder / "index.html").write_text(html_page(rows, round_seed, require_greedy), encoding="utf-8")
+    (folder / "leaderboard.md").write_text(markdown(rows, round_seed, require_greedy), encoding="utf-8")
     (folder / "leaderboard.json").write_text(json.dumps([asdict(r) for r in rows], indent=1), encoding="utf-8")
     with (folder / "leaderboard.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(list(asdict(rows[0]).keys()) if rows else [])
+        writer.writerow(list(Row.__dataclass_fields__))
         for row in rows:
-            writer.writerow([" ".join(map(str, v)) if isinstance(v, list) else v for v in asdict(row).values()])
-    return [folder / name for name in ("index.html", "leaderboard.json", "leaderboard.csv", "leaderboard.md")]
+            writer.writerow([csv_cell(value) for value in asdict(row).values()])
+    return rows, [folder / name for name in ("index.html", "leaderboard.json", "leaderboard.csv", "leaderboard.md")]

@@ -32,36 +32,78 @@ class TaskRun:
     seeds: list[int] = field(default_factory=list)  # more than one: pooled over runs with these seeds
     spread: float | None = None  # pooled: the standard deviation of pass@1 over the seeds
     documents_claimed: int | None = None  # lm-eval's count of the documents it scored
+    generation: dict = field(default_factory=dict)  # lm-eval's generation_kwargs as it ran the task
 
     @property
     def counts(self) -> dict:
-        return (self.metadata.get("dynbench") or {}).get("counts") or {}
+        return _object(_object(self.metadata.get("dynbench")).get("counts"))
 
     @property
     def seed(self) -> int | None:
-        return (self.metadata.get("dynbench") or {}).get("seed")
+        """The recorded seed; None when there is none, or it is not a whole number (no run makes one)."""
+        seed = _object(self.metadata.get("dynbench")).get("seed")
+        return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+    @property
+    def documents(self) -> int | None:
+        """How many documents the run scored: its logged samples, else lm-eval's count."""
+        return len(self.per_document) if self.per_document else self.documents_claimed
+
+    @property
+    def complete(self) -> bool:
+        """Whether the run scored every document of its task (a ``--limit`` run did not)."""
+        total, documents = self.counts.get("scored"), self.documents
+        return type(total) is int and documents is not None and documents >= total
 
 
 def _model_name(results: dict, folder: Path) -> str:
-    name = results.get("model_name") or (results.get("config") or {}).get("model_args") or folder.name
+    name = results.get("model_name") or _object(results.get("config")).get("model_args") or folder.name
     return Path(str(name)).name or str(name)
+
+
+def _fraction(value: object) -> float | None:
+    """A pass@1 as lm-eval writes it, a number from 0 to 1; None for anything else."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    return None
 
 
 def _pass_at_1(metrics: dict) -> float | None:
     for key, value in metrics.items():
         named = key.startswith("pass@1,") or key.startswith("pass_at_k,")  # ours, lm-eval's own cruxeval tasks
-        if named and "_stderr" not in key and isinstance(value, (int, float)):
-            return float(value)
+        if named and "_stderr" not in key:
+            return _fraction(value)
     return None
 
 
-def _read_samples(path: Path) -> list[dict]:
+def _object(value: object) -> dict:
+    """``value`` when it is a JSON object, else an empty one: result files may be written by anyone."""
+    return value if isinstance(value, dict) else {}
+
+
+def _read_samples(path: Path) -> list:
+    """The logged samples, one per line; a line that is not JSON is kept as its text, for ``dynbench
+    verify`` to name."""
     samples = []
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8", errors="replace") as handle:
         for line in handle:
             if line.strip():
-                samples.append(json.loads(line))
+                try:
+                    samples.append(json.loads(line))
+                except ValueError:
+                    samples.append(line)
     return samples
+
+
+def _document_scores(samples: list) -> dict[str, float]:
+    """Each logged document's pass@1 (benchmark id -> score), from the samples that state one as
+    lm-eval writes it, a number from 0 to 1; any other sample is for ``dynbench verify`` to name."""
+    scores = {}
+    for sample in samples:
+        doc, value = _object(sample).get("doc"), _fraction(_object(sample).get("pass@1"))
+        if isinstance(doc, dict) and value is not None:
+            scores[str(doc.get("id"))] = value
+    return scores
 
 
 def load_runs(folders: list[str], names: list[str] | None = None) -> list[TaskRun]:
@@ -78,10 +120,15 @@ def load_runs(folders: list[str], names: list[str] | None = None) -> list[TaskRu
         if not found:
             raise DataError(f"{folder}: no lm-eval results_*.json inside")
         for path in found:
-            results = json.loads(path.read_text(encoding="utf-8"))
+            try:
+                results = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError) as error:
+                raise DataError(f"{path}: not a readable lm-eval results file ({type(error).__name__})") from None
+            if not isinstance(results, dict):
+                raise DataError(f"{path}: not an lm-eval results file (no JSON object)")
             model = names[position] if names and position < len(names) else _model_name(results, path.parent)
             stamp = path.stem.removeprefix("results_")
-            for task, metrics in (results.get("results") or {}).items():
+            for task, metrics in _object(results.get("results")).items():
                 match = _TASK.match(task)
                 if match:
                     benchmark, variant = match.group(1), match.group(2)
@@ -89,22 +136,26 @@ def load_runs(folders: list[str], names: list[str] | None = None) -> list[TaskRu
                     benchmark, variant = BUILTIN_TASKS[task], BUILTIN
                 else:
                     continue
-                run = TaskRun(model, task, benchmark, variant, _pass_at_1(metrics),
-                              (results.get("configs") or {}).get(task, {}).get("metadata") or {}, source=str(path),
-                              documents_claimed=((results.get("n-samples") or {}).get(task) or {}).get("effective"))
+                config = _object(_object(results.get("configs")).get(task))
+                claimed = _object(_object(results.get("n-samples")).get(task)).get("effective")
+                run = TaskRun(model, task, benchmark, variant, _pass_at_1(_object(metrics)),
+                              _object(config.get("metadata")), source=str(path),
+                              documents_claimed=claimed if type(claimed) is int else None,
+                              generation=_object(config.get("generation_kwargs")))
                 samples_file = path.parent / f"samples_{task}_{stamp}.jsonl"
                 if samples_file.is_file():
                     run.samples = _read_samples(samples_file)
-                    run.per_document = {
-                        str(s["doc"].get("id")): float(s.get("pass@1", 0.0)) for s in run.samples if "doc" in s
-                    }
+                    run.per_document = _document_scores(run.samples)
                 runs[(model, task, run.seed)] = run
     return list(runs.values())
 
 
 def pool_runs(runs: list[TaskRun]) -> list[TaskRun]:
-    """One run per model and task: runs of it with different seeds pooled (pass@1 their mean, with
-    its standard deviation; each document's pass@1 its mean over the runs that scored it)."""
+    """One run per model and task: its scored runs with different seeds pooled on the documents all of
+    them scored, so that a short run (``--limit``) never weighs some documents twice and others once:
+    each document's pass@1 is its mean over the runs, and pass@1 the mean of the runs' pass@1 on those
+    documents, with its standard deviation. Runs without logged samples (or sharing no document)
+    pool their own figures."""
     import statistics
 
     groups: dict[tuple[str, str], list[TaskRun]] = {}
@@ -112,19 +163,19 @@ def pool_runs(runs: list[TaskRun]) -> list[TaskRun]:
         groups.setdefault((run.model, run.task), []).append(run)
     pooled = []
     for group in groups.values():
-        first = group[0]
-        if len(group) == 1:
-            pooled.append(first)
+        scored = [r for r in group if r.pass_at_1 is not None]
+        if len(group) == 1 or not scored:
+            pooled.append(group[0])
             continue
-        scores = [r.pass_at_1 for r in group if r.pass_at_1 is not None]
-        per_document: dict[str, list[float]] = {}
-        for run in group:
-            for identifier, score in run.per_document.items():
-                per_document.setdefault(identifier, []).append(score)
+        first = scored[0]
+        shared = sorted(set.intersection(*(set(r.per_document) for r in scored)))
+        if shared:
+            scores = [statistics.fmean(r.per_document[i] for i in shared) for r in scored]
+            per_document = {i: statistics.fmean(r.per_document[i] for r in scored) for i in shared}
+        else:
+            scores, per_document = [r.pass_at_1 for r in scored], {}
         pooled.append(TaskRun(
-            first.model, first.task, first.benchmark, first.variant,
-            statistics.fmean(scores) if scores else None, first.metadata,
-            {identifier: statistics.fmean(values) for identifier, values in per_document.items()},
-            [s for r in group for s in r.samples], first.source, seeds=[r.seed for r in group],
+            first.model, first.task, first.benchmark, first.variant, statistics.fmean(scores), first.metadata,
+            per_document, [s for r in scored for s in r.samples], first.source, seeds=[r.seed for r in scored],
             spread=statistics.stdev(scores) if len(scores) > 1 else None))
     return pooled

@@ -1,27 +1,205 @@
-"""``dynbench view``: one static HTML page per variant run, each document with its original and
-mutated program side by side (diff highlighted), the reference answer, and every sample's answer
-and status on the original and on the mutant; a switch shows only the outcome flips (passed on
-orig, failed on the mutant)."""
+"""``dynbench view``: one static HTML page per variant run. Each document shows its original and
+mutated program side by side (a token-level diff of its own, where a consistently renamed identifier
+is shown as a rename, ``x → var1``, rather than as a changed line), what the answers are scored
+against, and every sample's answer and status on the original and on the mutant; a switch shows only
+the outcome flips (passed on orig, failed on the mutant). Long lines wrap inside their column, so the
+page never scrolls sideways."""
 
 from __future__ import annotations
 
 import difflib
 import html
 import json
+import keyword
+import re
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
-from dynbench_tasks.analysis.runs import TaskRun, load_runs
+from dynbench_tasks.analysis.runs import BUILTIN, TaskRun
+from dynbench_tasks.analysis.text import html_text
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import DataError
 from dynbench_tasks.variants import STATIC
 
-_STYLE = """body{font-family:sans-serif;margin:1.5em}section{border-top:2px solid #888;padding:.5em 0}
-table.diff{font-family:monospace;font-size:12px}.diff_add{background:#c8f0c8}.diff_chg{background:#f0e8a0}
-.diff_sub{background:#f0c0c0}.passed{color:#060}.fail{color:#a00}pre{margin:0}"""
+# The answer a NewOutput-style operator recomputed, as named in a document's mutation record.
+CHANGED_OUTPUT = "output"
+
+_STYLE = """*{box-sizing:border-box}body{font-family:sans-serif;margin:1.5em;line-height:1.4}
+h1{margin:.2em 0}.summary{font-size:110%}.legend span{padding:0 .4em;margin-right:.6em}
+nav{display:flex;flex-wrap:wrap;gap:.3em .8em;margin:.5em 0}
+section{border-top:2px solid #888;padding:.5em 0;margin-top:1em}section h2{margin:.2em 0;font-size:120%}
+.flip{color:#a00}.badge{font-size:85%;padding:1px 6px;border-radius:3px;background:#eee;margin-left:.5em}
+table.diff{width:100%;table-layout:fixed;border-collapse:collapse;font-family:monospace;font-size:13px}
+table.diff col.n{width:3em}table.diff th{background:#eee;text-align:left;padding:2px 6px}
+table.diff td{vertical-align:top;padding:0 6px;border-left:1px solid #ddd}
+table.diff td.n{color:#888;text-align:right;user-select:none;border-left:none}
+td.code{white-space:pre-wrap;overflow-wrap:anywhere}
+td.gone{background:#fbe3e3}td.new{background:#e1f5e1}td.changed{background:#fdf6d8}td.none{background:#f6f6f6}
+del,ins{text-decoration:none;border-radius:2px}del{background:#f5b5b5}ins{background:#a8e6a8}
+.ren{background:#cfe0ff;border-bottom:1px dotted #3060c0}
+.facts code,.note code{background:#f3f3f3;padding:0 3px;overflow-wrap:anywhere}
+.note{background:#fff4d6;border-left:4px solid #e0a800;padding:.4em .6em;margin:.5em 0}
+.answers{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em;margin-top:.5em}
+.answers table{width:100%;border-collapse:collapse;table-layout:fixed}
+.answers td{border-top:1px solid #eee;vertical-align:top;padding:2px 4px}.answers td.status{width:9em}
+pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:18em;overflow-y:auto}
+.passed{color:#060}.fail{color:#a00}"""
 _SCRIPT = """function flips(on){for(const s of document.querySelectorAll('section'))
 s.style.display=(!on||s.dataset.flip==='1')?'':'none'}"""
 
+# Python source as tokens that concatenate back to the line: strings, comments, names, numbers, runs of
+# white space, and any other single character.
+_TOKEN = re.compile(r"""[rbuRBUfF]{0,2}('''|\"\"\"|'|")(?:\\.|(?!\1).)*\1?|#.*|\w+|\s+|.""")
+_NOT_RENAMED = set(keyword.kwlist) | set(keyword.softkwlist)
 
+
+def _tokens(line: str) -> list[str]:
+    return [match.group(0) for match in _TOKEN.finditer(line)]
+
+
+def _is_name(token: str) -> bool:
+    return token.isidentifier() and token not in _NOT_RENAMED
+
+
+def find_renames(before: str, after: str) -> dict[str, str]:
+    """Identifiers the mutation renamed, old -> new: aligned one-to-one in a token diff of the whole
+    program, the old name gone from the mutant and the new one absent from the original."""
+    old = [t for t in _tokens(before) if not t.isspace()]
+    new = [t for t in _tokens(after) if not t.isspace()]
+    old_names, new_names = {t for t in old if _is_name(t)}, {t for t in new if _is_name(t)}
+    pairs: Counter[tuple[str, str]] = Counter()
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            pairs.update((a, b) for a, b in zip(old[i1:i2], new[j1:j2], strict=True)
+                         if _is_name(a) and _is_name(b) and a not in new_names and b not in old_names)
+    renames: dict[str, str] = {}
+    taken: set[str] = set()
+    for (a, b), _ in pairs.most_common():
+        if a not in renames and b not in taken:
+            renames[a] = b
+            taken.add(b)
+    return renames
+
+
+@dataclass
+class _Side:
+    number: int | None
+    html: str
+    kind: str  # "", "gone", "new", "changed" or "none" (no line on this side)
+
+
+def _marked(tokens: list[str], renames: dict[str, str], changed: set[int], tag: str, side: str) -> str:
+    """A line's tokens as HTML: each run of tokens at ``changed`` positions inside one ``tag``, renamed
+    names marked with their other name."""
+    out, inside = [], False
+    for index, token in enumerate(tokens):
+        if (index in changed) != inside:
+            out.append(f"<{tag}>" if not inside else f"</{tag}>")
+            inside = not inside
+        text = html.escape(token)
+        if token in renames:
+            old, new = (token, renames[token]) if side == "old" else (renames[token], token)
+            text = f"<span class='ren' title='renamed: {html.escape(old)} → {html.escape(new)}'>{text}</span>"
+        out.append(text)
+    return "".join(out) + (f"</{tag}>" if inside else "")
+
+
+def _changed_run(tokens: list[str], start: int, stop: int) -> set[int]:
+    """Positions start..stop of a changed stretch, without the white space at its ends."""
+    while start < stop and tokens[start].isspace():
+        start += 1
+    while stop > start and tokens[stop - 1].isspace():
+        stop -= 1
+    return set(range(start, stop))
+
+
+def _pair_lines(old_line: str, new_line: str, renames: dict[str, str], back: dict[str, str]) -> tuple[str, str, bool]:
+    """Two aligned lines as HTML: a token diff in which renamed names count as equal."""
+    old_tokens, new_tokens = _tokens(old_line), _tokens(new_line)
+    normalised = [back.get(t, t) for t in new_tokens]
+    removed, added = set(), set()
+    matcher = difflib.SequenceMatcher(None, old_tokens, normalised, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            removed |= _changed_run(old_tokens, i1, i2)
+            added |= _changed_run(new_tokens, j1, j2)
+    return (_marked(old_tokens, renames, removed, "del", "old"), _marked(new_tokens, back, added, "ins", "new"),
+            bool(removed or added))
+
+
+def _best_pairs(old: list[str], new: list[str]) -> list[tuple[int | None, int | None]]:
+    """Rows of a changed block (lines as compared: renames undone, indentation stripped): each old line
+    beside the most similar later new line (if similar enough), in order; the rest stand alone."""
+    rows: list[tuple[int | None, int | None]] = []
+    next_new = 0
+    for i, line in enumerate(old):
+        scores = [(difflib.SequenceMatcher(None, line, new[j], autojunk=False).ratio(), j)
+                  for j in range(next_new, len(new))]
+        best = max(scores, default=(0.0, None))
+        if best[1] is None or best[0] < 0.5:
+            rows.append((i, None))
+            continue
+        rows.extend((None, j) for j in range(next_new, best[1]))
+        rows.append((i, best[1]))
+        next_new = best[1] + 1
+    rows.extend((None, j) for j in range(next_new, len(new)))
+    return rows
+
+
+def _alone(index: int, line: str, renames: dict[str, str], side: str) -> _Side:
+    """A line with nothing beside it: removed from the original, or added by the mutation."""
+    tokens = _tokens(line)
+    tag, kind = ("del", "gone") if side == "old" else ("ins", "new")
+    return _Side(index + 1, _marked(tokens, renames, _changed_run(tokens, 0, len(tokens)), tag, side), kind)
+
+
+def side_by_side(before: str, after: str, renames: dict[str, str]) -> list[tuple[_Side, _Side]]:
+    """Rows of the diff. Lines are aligned on their text with renames undone and indentation ignored
+    (For2While re-indents a loop body), then compared token by token."""
+    back = {new: old for old, new in renames.items()}
+    old_lines, new_lines = before.splitlines(), after.splitlines()
+    old_keys = [line.strip() for line in old_lines]
+    new_keys = ["".join(back.get(t, t) for t in _tokens(line)).strip() for line in new_lines]
+    rows = []
+    matcher = difflib.SequenceMatcher(None, old_keys, new_keys, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        pairs = list(zip(range(i1, i2), range(j1, j2), strict=True)) if tag == "equal" else \
+            [(None if i is None else i1 + i, None if j is None else j1 + j)
+             for i, j in _best_pairs(old_keys[i1:i2], new_keys[j1:j2])]
+        for i, j in pairs:
+            if i is not None and j is not None:
+                left, right, changed = _pair_lines(old_lines[i], new_lines[j], renames, back)
+                kind = "changed" if changed else ""
+                rows.append((_Side(i + 1, left, kind), _Side(j + 1, right, kind)))
+            elif i is not None:
+                rows.append((_alone(i, old_lines[i], renames, "old"), _Side(None, "", "none")))
+            else:
+                rows.append((_Side(None, "", "none"), _alone(j, new_lines[j], back, "new")))
+    return rows
+
+
+def diff_table(before: str, after: str, right_title: str) -> str:
+    """The side-by-side diff of one program, with the renames it found listed above it."""
+    renames = find_renames(before, after)
+    listed = ""
+    if renames:
+        listed = "<p class='facts'>renamed: " + ", ".join(
+            f"<code>{html.escape(a)}</code> → <code class='ren'>{html.escape(b)}</code>" for a, b in renames.items()
+        ) + "</p>"
+    body = []
+    for left, right in side_by_side(before, after, renames):
+        cells = []
+        for side in (left, right):
+            cells.append(f"<td class='n'>{side.number or ''}</td><td class='code {side.kind}'>{side.html}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f"{listed}<table class='diff'><colgroup><col class='n'><col><col class='n'><col></colgroup>"
+            f"<thead><tr><th colspan='2'>original</th><th colspan='2'>{html.escape(right_title)}</th></tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>")
+
+
+# ---------------------------------------------------------------------------------- answers
 def _samples(sample: dict) -> list[dict]:
     """Each sample's status and answer; translation scores keep only the status, so their answer is
     the model's raw response."""
@@ -38,64 +216,132 @@ def _samples(sample: dict) -> list[dict]:
     return decoded
 
 
-def _reference(benchmark: str, doc: dict) -> str:
+def answer_changed(doc: dict) -> bool:
+    """Whether the mutation recomputed the document's expected output (a missing record: unchanged)."""
+    return CHANGED_OUTPUT in ((doc.get("mutation") or {}).get("changed_answers") or [])
+
+
+def _code(value: object) -> str:
+    return f"<code>{html.escape(str(value))}</code>"
+
+
+def _scored_against(benchmark: str, doc: dict) -> str:
+    """What the answers to ``doc`` are scored against, and what the mutation changed of it."""
     spec = BENCHMARKS[benchmark]
-    answer = spec.reference_answer(doc)
-    if answer is None:
-        return ""
+    mutation = doc.get("mutation") or {}
     if spec.needs_jdk:
+        edit = f" (the edit: {_code(mutation['edit'])})" if mutation.get("edit") else ""
+        answer = spec.reference_answer(doc)
+        if answer_changed(doc):
+            published = doc.get(spec.reference_field) if spec.reference_field else None
+            published = "" if published is None else (
+                f"<details><summary>the published Java (right for the original program only)</summary>"
+                f"<pre>{html.escape(published)}</pre></details>")
+            return (f"<p class='note'>The answer changed: the mutation changed what this program prints{edit}, and "
+                    "the tests' expected output was recomputed from the changed Python. The benchmark's reference Java "
+                    f"translates the original program, so it is not a reference here.</p>{published}")
+        if answer is None:
+            reason = getattr(spec, "no_reference_reason", "")
+            return f"<p class='facts'>no reference Java{': ' + html.escape(reason) if reason else ''}</p>"
         return f"<details><summary>reference Java</summary><pre>{html.escape(answer)}</pre></details>"
-    return f"<p>reference: <code>{html.escape(str(answer))}</code></p>"
+    if "input" in doc and "output" in doc:  # CRUXEval, either direction: the call and what it returns
+        facts = ["reference " + _code(f"assert f({doc['input']}) == {doc['output']}")]
+    else:
+        facts = [f"reference answer {_code(spec.reference_answer(doc))}"]
+    for key in ("input", "output"):
+        published = doc.get(f"original_{key}")
+        if published is not None and published != doc.get(key):
+            facts.append(f"{key} changed by the mutation: published {_code(published)}, now {_code(doc.get(key))}")
+    if mutation.get("edit"):
+        facts.append(f"the program's edit: {_code(mutation['edit'])}")
+    return "<p class='facts'>" + "; ".join(facts) + "</p>"
 
 
 def _answers(sample: dict | None, title: str) -> str:
     if sample is None:
-        return f"<p>{title}: not run</p>"
+        return f"<div><h3>{html.escape(title)}</h3><p>not run</p></div>"
     rows = []
     for item in _samples(sample):
         status = str(item.get("status"))
         rows.append(f"<tr><td><pre>{html.escape(str(item.get('answer', '')))}</pre></td>"
-                    f"<td class='{'passed' if status == 'passed' else 'fail'}'>{html.escape(status)}</td></tr>")
-    rows = "".join(rows)
-    return f"<p>{title}: pass@1 {sample.get('pass@1', 0):.2f}</p><table>{rows}</table>"
+                    f"<td class='status {'passed' if status == 'passed' else 'fail'}'>{html.escape(status)}</td></tr>")
+    return (f"<div><h3>{html.escape(title)}: pass@1 {sample.get('pass@1', 0):.2f}</h3>"
+            f"<table>{''.join(rows)}</table></div>")
+
+
+# ---------------------------------------------------------------------------------- the page
+def viewable_tasks(runs: list[TaskRun]) -> list[str]:
+    """The dynbench tasks of ``runs`` a page can show (lm-eval's own tasks have no programs to diff)."""
+    return sorted({run.task for run in runs if run.variant != BUILTIN})
 
 
 def _pick(runs: list[TaskRun], task: str, model: str | None = None) -> tuple[TaskRun, TaskRun | None]:
-    for run in runs:
-        if run.task == task and run.samples and model in (None, run.model):
+    mine = [run for run in runs if run.task == task and model in (None, run.model)]
+    if not mine:
+        raise DataError(f"no run of {task}{f' by {model}' if model else ''}; the runs hold "
+                        f"{', '.join(viewable_tasks(runs)) or 'no dynbench task'}")
+    for run in mine:
+        if run.samples:
             base = next((r for r in runs if r.model == run.model and r.task == f"{run.benchmark}_{STATIC}"), None)
             return run, base
-    raise DataError(f"no logged samples of {task} (run lm_eval with --log_samples)")
+    raise DataError(f"{task} was run without --log_samples, so there are no answers to show "
+                    f"(run lm_eval again with --log_samples)")
 
 
-def write_viewer(run_dir: str, task: str, out: Path) -> int:
-    return write_view_page(load_runs([run_dir]), task, out)
+def _anchor(index: int) -> str:
+    return f"doc-{index}"
+
+
+def _passed(sample: dict | None) -> bool:
+    return sample is not None and sample.get("pass@1", 0) >= 0.5
+
+
+def _percent(run: TaskRun | None) -> str:
+    return "—" if run is None or run.pass_at_1 is None else f"{run.pass_at_1 * 100:.2f}"
 
 
 def write_view_page(runs: list[TaskRun], task: str, out: Path, model: str | None = None) -> int:
-    """The page for ``task`` (of ``model``, or the first with logged samples); the number of flips."""
+    """The page for ``task`` (of ``model``, or the first with logged samples), its folder created when
+    missing; the number of flips."""
     variant, base = _pick(runs, task, model)
+    benchmark = variant.benchmark
+    field = BENCHMARKS[benchmark].code_field
     originals = {str(s["doc"]["id"]): s for s in (base.samples if base else [])}
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(task)}</title>"
-             f"<style>{_STYLE}</style><script>{_SCRIPT}</script></head><body>"
-             f"<h1>{html.escape(task)} — {html.escape(variant.model)}</h1>"
-             "<label><input type='checkbox' onchange='flips(this.checked)'> only outcome flips "
-             "(passed on orig, failed on the mutant)</label>"]
-    differ, flips = difflib.HtmlDiff(wrapcolumn=70), 0
-    for sample in variant.samples:
+    sections, flipped, reversed_flips = [], [], 0
+    for index, sample in enumerate(variant.samples):
         doc = sample["doc"]
         identifier = str(doc.get("id"))
-        field = BENCHMARKS[variant.benchmark].code_field
-        before, after = doc.get(f"original_{field}") or doc[field], doc[field]
         original = originals.get(identifier)
-        flip = original is not None and original.get("pass@1", 0) >= 0.5 > sample.get("pass@1", 0)
-        flips += flip
-        parts.append(
-            f"<section data-flip='{int(flip)}'><h2>{html.escape(identifier)}"
-            f"{' — outcome flip' if flip else ''}</h2>{_reference(variant.benchmark, doc)}"
-            + differ.make_table(before.splitlines(), after.splitlines(), "original", "mutated")
-            + _answers(original, "on orig") + _answers(sample, f"on {task}") + "</section>"
-        )
-    parts.append("</body></html>")
-    out.write_text("".join(parts), encoding="utf-8")
-    return flips
+        flip = _passed(original) and not _passed(sample)
+        reversed_flips += original is not None and _passed(sample) and not _passed(original)
+        if flip:
+            flipped.append((index, identifier))
+        status = (doc.get("mutation") or {}).get("status", "")
+        badges = f"<span class='badge'>{html.escape(status)}</span>" if status else ""
+        if answer_changed(doc):
+            badges += "<span class='badge'>answer changed</span>"
+        sections.append(
+            f"<section id='{_anchor(index)}' data-flip='{int(flip)}'><h2>{html.escape(identifier)}{badges}"
+            f"{' <span class=flip>outcome flip</span>' if flip else ''}</h2>"
+            + _scored_against(benchmark, doc)
+            + diff_table(doc.get(f"original_{field}") or doc[field], doc[field], f"shown to the model ({task})")
+            + "<div class='answers'>" + _answers(original, "on orig") + _answers(sample, f"on {task}") + "</div>"
+            + "</section>")
+    flip_links = "".join(f"<a href='#{_anchor(i)}'>{html.escape(identifier)}</a>" for i, identifier in flipped)
+    head = (
+        f"<!doctype html><html><head><meta charset='utf-8'>"
+        f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(task)}</title>"
+        f"<style>{_STYLE}</style><script>{_SCRIPT}</script></head><body>"
+        f"<h1>{html.escape(task)} — {html_text(variant.model)}</h1>"
+        f"<p class='summary'>{len(variant.samples)} documents. pass@1 on orig {_percent(base)}, on {html.escape(task)} "
+        f"{_percent(variant)}. <b>{len(flipped)} outcome flips</b> (passed on orig, failed on the mutant); "
+        f"{reversed_flips} the other way.</p>"
+        + (f"<nav aria-label='outcome flips'>flips: {flip_links}</nav>" if flipped else "")
+        + "<p class='legend'>Each document: the original program (left) beside the one the model saw (right). "
+        "<span><del>removed</del></span><span><ins>added</ins></span>"
+        "<span class='ren' title='renamed: old → new'>renamed</span> (hover for the old name)</p>"
+        "<label><input type='checkbox' onchange='flips(this.checked)'> only outcome flips "
+        "(passed on orig, failed on the mutant)</label>")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(head + "".join(sections) + "</body></html>", encoding="utf-8")
+    return len(flipped)

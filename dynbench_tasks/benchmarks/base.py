@@ -6,7 +6,7 @@ switch on names. Nothing heavy is imported at module level: the command line rea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -15,6 +15,7 @@ from mutators.programs import ProgramKind, Tests
 if TYPE_CHECKING:
     from dynbench_tasks.lmeval.settings import TaskSettings
     from mutators.engine import MutationResult
+    from mutators.output_choice import Problem
 
 
 @dataclass
@@ -27,6 +28,9 @@ class Program:
     call_arguments: str | None = None
     tests: Tests | None = None
     output: str | None = None  # what the benchmark's call returns (a literal), where the problem shows a call
+    # NewOutput: the inputs the problem is scored on and how its answers read, for a result's shown program
+    # (None where no answer can be recomputed, e.g. no tests).
+    answers: Callable[[MutationResult], Problem | None] | None = None
 
 
 class Benchmark:

@@ -8,13 +8,16 @@ prompt (2-shot, ``[ANSWER]`` tags), taken verbatim from the installed lm-eval.
 
 Scoring differs from lm-eval's built-in on purpose: quotes are kept (the built-in strips them, so
 every string answer fails), an answer that calls ``f`` is rejected (the built-in accepts an answer
-that merely echoes the call), and the check ``<answer> == <reference>`` runs in the sandbox with one
-forked child per check. An empty or unparseable answer is a failed sample, never a dropped one.
+that merely echoes the call), an answer that asserts something about another expression than the
+shown call ``f(<input>)`` is ``wrong_call``, and the check ``<answer> == <reference>`` runs in the
+sandbox with one forked child per check. An empty or unparseable answer is a failed sample, never a
+dropped one.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from functools import lru_cache, partial
 from pathlib import Path
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from dynbench_tasks.benchmarks.base import Benchmark, Program
 from dynbench_tasks.benchmarks.execution import Check, score_checks
+from dynbench_tasks.benchmarks.new_answers import literal_problem
 from mutators.programs import CallTests, ProgramKind
 
 if TYPE_CHECKING:
@@ -34,7 +38,8 @@ PAPER_INSTRUCTION = (
     'is incorrect or incomplete. Output "# done" after the assertion.'
 )
 MAX_ANSWER_CHARS = 20_000
-SAMPLE_STATUSES = ("passed", "wrong", "empty", "unparseable", "calls_f", "not_a_value", "error", "timeout")
+SAMPLE_STATUSES = ("passed", "wrong", "empty", "unparseable", "wrong_call", "calls_f", "not_a_value", "error",
+                   "timeout")
 
 
 def paper_prompt(doc: dict) -> str:
@@ -69,6 +74,9 @@ _CALL = "__dynbench_call__"  # stands for ``f(<input>)`` when an answer is read 
 PARSE_FAILURES = (SyntaxError, ValueError, RecursionError, MemoryError)
 _LINES_TRIED = 20
 _MAX_LINKS = 32  # comparisons chained in one answer
+# From the end of a comparison's left side to its right side: the left side's closing parentheses,
+# spaces, line continuations and comments (all Python allows there), the ``==``, and spaces again.
+_TO_RIGHT_SIDE = re.compile(r"(?:\s|\)|\\\n|#[^\n]*\n)*==(?:\s|\\\n|#[^\n]*\n)*")
 # What a stated value may call: built-ins that build or describe values, and methods of values.
 _VALUE_CALLS = frozenset({
     "abs", "all", "any", "bin", "bool", "bytearray", "bytes", "chr", "complex", "dict", "divmod", "enumerate",
@@ -87,18 +95,11 @@ def calls_f(node: ast.AST) -> bool:
     )
 
 
-def states_a_value(node: ast.AST, names: frozenset[str] = frozenset(), functions: bool = False) -> bool:
+def states_a_value(node: ast.AST, names: frozenset[str] = frozenset()) -> bool:
     """Whether an answer writes its value out rather than computes it with code of its own: literals,
     containers, arithmetic, comparisons, the built-ins of ``_VALUE_CALLS``, methods of values and the
-    ``names`` the program defines (as values, never called); with ``functions``, also lambdas made of
-    the same, passed on but not called (CRUXEval's own inputs pass some); no comprehensions or
-    assignments, nothing spelled with an underscore first."""
-    if functions and isinstance(node, ast.Lambda):
-        parameters = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
-        parameters |= {a.arg for a in (node.args.vararg, node.args.kwarg) if a is not None}
-        defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
-        return all(states_a_value(d, names, functions) for d in defaults) and states_a_value(
-            node.body, names | frozenset(parameters), functions)
+    ``names`` given (as values, never called); no comprehensions, lambdas or assignments, nothing
+    spelled with an underscore first."""
     if not isinstance(node, _VALUE_NODES):
         return False
     if isinstance(node, ast.Name) and node.id not in ("True", "False", "None", *_VALUE_CALLS, *names):
@@ -108,7 +109,17 @@ def states_a_value(node: ast.AST, names: frozenset[str] = frozenset(), functions
     if isinstance(node, ast.Call) and not (
             isinstance(node.func, ast.Attribute) or (isinstance(node.func, ast.Name) and node.func.id in _VALUE_CALLS)):
         return False  # only value-building built-ins and methods of values are called, never code of its own
-    return all(states_a_value(child, names, functions) for child in ast.iter_child_nodes(node))
+    return all(states_a_value(child, names) for child in ast.iter_child_nodes(node))
+
+
+@lru_cache(maxsize=4096)
+def shown_call(shown_input: str) -> str | None:
+    """``f(<shown input>)`` as a parsed tree without positions (so spaces and redundant parentheses
+    do not count); None when the input does not parse."""
+    try:
+        return ast.dump(ast.parse(f"f({shown_input})", mode="eval").body)
+    except PARSE_FAILURES:
+        return None
 
 
 def _span(first: ast.AST, last: ast.AST) -> ast.AST:
@@ -132,17 +143,24 @@ def first_statement(candidate: str) -> tuple[ast.Module, ast.expr | None] | None
     return tree, first.test if isinstance(first, ast.Assert) else first.value if isinstance(first, ast.Expr) else None
 
 
-def _right_side(candidate: str) -> str | None:
-    """What the answer says ``f(<input>)`` equals: the text after ``f(...) ==`` of an (asserted)
-    comparison, or the whole candidate when it is an expression of its own; None if it is neither."""
+def _right_side(candidate: str, shown_input: str) -> str | Check | None:
+    """What the answer says ``f(<shown input>)`` equals: the text after ``<left side> ==`` of a
+    stated comparison, or the whole candidate when it is an expression of its own. A stated
+    comparison is any ``assert`` and a bare ``<left> == …`` whose left side calls ``f``; its left side
+    must be the shown call, else the answer is ``wrong_call`` (returned as a Check). None when the
+    candidate is neither."""
     parsed = first_statement(candidate)
     if parsed is None:
         return None
     tree, test = parsed
     first = tree.body[0]
-    if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq) and calls_f(test.left):
-        tail = (ast.get_source_segment(candidate, _span(test.left, test)) or "").strip()
-        return tail.removeprefix("==").strip()
+    compared = isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq)
+    if isinstance(first, ast.Assert) or (compared and calls_f(test.left)):
+        if not compared or ast.dump(test.left) != shown_call(shown_input):
+            return Check((ast.get_source_segment(candidate, first) or candidate).strip(), "wrong_call")
+        tail = ast.get_source_segment(candidate, _span(test.left, test)) or ""
+        equals = _TO_RIGHT_SIDE.match(tail)
+        return tail[equals.end():].strip() if equals else None
     if len(tree.body) == 1 and isinstance(first, ast.Expr):
         return candidate.strip()
     if isinstance(first, ast.Expr):  # the first statement only: the model went on after its answer
@@ -199,15 +217,18 @@ def candidates(text: str) -> list[str]:
     return [text, *("\n".join(lines[:count]) for count in range(min(len(lines) - 1, _LINES_TRIED), 0, -1))]
 
 
-def parse_answer(generation: str, prompt: str) -> Check:
-    """What one generation answers, and what must run to check it. Never raises."""
+def parse_answer(generation: str, prompt: str, shown_input: str) -> Check:
+    """What one generation answers about ``f(<shown input>)`` (the document's ``input``, as the prompt
+    shows it), and what must run to check it. Never raises."""
     text = answer_text(generation, prompt)
     if not text:
         return Check("", "empty")
     if len(text) > MAX_ANSWER_CHARS:
         return Check(text[:200], "unparseable")
     for candidate in candidates(text):
-        answer = _right_side(candidate.strip().removesuffix(",").strip())
+        answer = _right_side(candidate.strip().removesuffix(",").strip(), shown_input)
+        if isinstance(answer, Check):
+            return answer
         if not answer:
             continue
         answer = answer.removesuffix(",").strip()
@@ -222,16 +243,17 @@ def parse_answer(generation: str, prompt: str) -> Check:
 
 
 # ---------------------------------------------------------------------------------- scoring
-def score_generations(generations: list[list[str]], outputs: list[str], prompt: str, timeout: float,
-                      label: str) -> list[list[str]]:
-    """Every generation of every problem (its expected output given as the benchmark spells it),
-    checked in the sandbox and judged here: one JSON object (answer, status, detail) per sample."""
+def score_generations(generations: list[list[str]], outputs: list[str], inputs: list[str], prompt: str,
+                      timeout: float, label: str) -> list[list[str]]:
+    """Every generation of every problem (its expected output and its shown input given as the
+    documents spell them), checked in the sandbox and judged here: one JSON object (answer, status,
+    detail) per sample."""
     checks = []
-    for samples in generations:
+    for samples, shown_input in zip(generations, inputs, strict=True):
         row = []
         for generation in samples:
             try:
-                row.append(parse_answer(generation if isinstance(generation, str) else "", prompt))
+                row.append(parse_answer(generation if isinstance(generation, str) else "", prompt, shown_input))
             except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
                 row.append(Check("", "unparseable"))
         checks.append(row)
@@ -240,8 +262,8 @@ def score_generations(generations: list[list[str]], outputs: list[str], prompt: 
 
 def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
     """lm-eval filter: every sample of every document checked in the sandbox, judged here."""
-    return score_generations(resps, [doc["output"] for doc in docs], settings.prompt, settings.timeout,
-                             f"cruxeval_{settings.variant}")
+    return score_generations(resps, [doc["output"] for doc in docs], [doc["input"] for doc in docs],
+                             settings.prompt, settings.timeout, f"cruxeval_{settings.variant}")
 
 
 class CruxEval(Benchmark):
@@ -263,7 +285,7 @@ class CruxEval(Benchmark):
 
     def program(self, record: dict) -> Program:
         return Program(record["code"], ProgramKind.FUNCTION, "f", record["input"], CallTests("f", [record["input"]]),
-                       record["output"])
+                       record["output"], partial(literal_problem, record["input"], record["output"]))
 
     def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
         """Input and output as shown (renamed keywords follow renamed parameters; NewInput gives new

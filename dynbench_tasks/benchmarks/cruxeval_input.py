@@ -5,17 +5,17 @@ Same programs, mutations and documents as output prediction (:mod:`.cruxeval`). 
 with a call, stop at ``# done``, 0-shot) and ``harness`` (lm-eval's own ``cruxeval_input`` prompt,
 2-shot, ``[ANSWER]`` tags, read from the installed lm-eval).
 
-An answer must be a call of ``f`` (``assert f(X) == ...``, ``f(X) == ...`` or ``f(X)``); its arguments
-must state values (literals, containers, arithmetic, the value-building built-ins, names the program
-defines, and lambdas made of these, as two of CRUXEval's own inputs are) and must not call ``f``.
-The shown program runs on them in the sandbox, the result comes back as plain data and is compared
-with the expected output here; the expected output never enters the sandbox. Keyword arguments use
-the parameter names the model was shown.
+An answer must be a call of ``f`` (``assert f(X) == ...``, ``f(X) == ...`` or ``f(X)``) whose
+arguments are literal values (see :func:`literal_argument`), never code that computes them. The shown
+program runs on them in the sandbox, the result comes back as plain data and is compared with the
+expected output here; the expected output never enters the sandbox. Keyword arguments use the
+parameter names the model was shown.
 """
 
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dynbench_tasks.benchmarks.cruxeval import (
@@ -76,8 +76,54 @@ def _call_of(candidate: str) -> ast.Call | str | None:
     return test if isinstance(test, ast.Call) else "not_a_call"
 
 
-def parse_input_answer(generation: str, prompt: str, program: str) -> Check:
-    """What one generation answers (a call of ``f``), and what must run to check it. Never raises."""
+def _arguments(call: ast.Call) -> list[ast.expr]:
+    """The expressions a call passes: positional ones (``*x`` as ``x``) and keyword ones (``**x`` as ``x``)."""
+    return [*(a.value if isinstance(a, ast.Starred) else a for a in call.args), *(k.value for k in call.keywords)]
+
+
+@lru_cache(maxsize=4096)
+def own_arguments(reference_input: str) -> frozenset[str]:
+    """The arguments of ``f(<reference input>)`` as the benchmark spells them, as parsed trees without
+    positions."""
+    try:
+        call = ast.parse(f"f({reference_input})", mode="eval").body
+    except PARSE_FAILURES:
+        return frozenset()
+    return frozenset(ast.dump(argument) for argument in _arguments(call)) if isinstance(call, ast.Call) else frozenset()
+
+
+def _is_literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def literal_argument(node: ast.expr, names: frozenset[str], own: frozenset[str]) -> bool:
+    """Whether an answer's argument states its value rather than computes it: a literal (what
+    ``ast.literal_eval`` reads: constants, containers of them, ``set()``, signed and complex numbers),
+    a name the program binds, or a lambda over its own parameters made of values (two of CRUXEval's
+    inputs are lambdas). ``own`` holds the arguments of the problem's own input as the benchmark
+    spells them, which are accepted too: ten of CRUXEval's 800 inputs compute an argument
+    (``''.join(['A'] * 20)``, ``'$78'.upper()``, ``dict(e=1, d=2, c=3)``, ``range(100, 120)``,
+    ``thigh_o_two[:]``, ...), and no general rule that accepts those refuses other computed arguments."""
+    if ast.dump(node) in own:
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.Lambda):
+        arguments = node.args
+        parameters = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+        parameters |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+        defaults = [*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]
+        return all(map(_is_literal, defaults)) and states_a_value(node.body, frozenset(parameters))
+    return _is_literal(node)
+
+
+def parse_input_answer(generation: str, prompt: str, program: str, reference_input: str) -> Check:
+    """What one generation answers (a call of ``f``), and what must run to check it; ``reference_input``
+    is the document's ``input``. Never raises."""
     text = answer_text(generation, prompt)
     if not text:
         return Check("", "empty")
@@ -95,11 +141,11 @@ def parse_input_answer(generation: str, prompt: str, program: str) -> Check:
         answer = ast.get_source_segment(candidate, call) or ""
         if not (isinstance(call.func, ast.Name) and call.func.id == "f"):
             return Check(answer, "not_a_call")
-        arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+        arguments = _arguments(call)
         if any(calls_f(argument) for argument in arguments):
             return Check(answer, "calls_f")
-        names = program_names(program)
-        if not all(states_a_value(argument, names, functions=True) for argument in arguments):
+        names, own = program_names(program), own_arguments(reference_input)
+        if not all(literal_argument(argument, names, own) for argument in arguments):
             return Check(answer, "not_a_value")
         return Check(answer, program=program, expressions=[f"({answer})"])
     return Check(text, "not_a_call" if seen_python else "unparseable")
@@ -114,7 +160,8 @@ def score_inputs(generations: list[list[str]], docs: list[dict], prompt: str, ti
         row = []
         for generation in samples:
             try:
-                row.append(parse_input_answer(generation if isinstance(generation, str) else "", prompt, doc["code"]))
+                row.append(parse_input_answer(generation if isinstance(generation, str) else "", prompt, doc["code"],
+                                              doc["input"]))
             except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
                 row.append(Check("", "unparseable"))
         checks.append(row)

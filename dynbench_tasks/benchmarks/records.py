@@ -95,7 +95,7 @@ def data_locations() -> list[str]:
 def parse_records(text: str, where: str, required: tuple[str, ...] = ()) -> list[dict]:
     """The JSON Lines in ``text``, each a JSON object holding the ``required`` fields."""
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # JSON Lines end at \n only (not U+2028)
         if not line.strip():
             continue
         try:

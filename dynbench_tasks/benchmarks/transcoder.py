@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, ClassVar
 
 from dynbench_tasks.benchmarks.base import Program
@@ -52,6 +53,41 @@ def harness_imports(python_harness: str | None) -> str:
     return "\n".join(ast.unparse(node) for node in module.body if isinstance(node, (ast.Import, ast.ImportFrom)))
 
 
+# Names GeeksforGeeks programs use without importing them (their harness did), and where they come from.
+_USUAL_IMPORTS = {
+    **{module: f"import {module}" for module in ("math", "sys", "collections", "heapq", "random", "itertools",
+                                                   "bisect", "functools", "string", "array")},
+    **{name: f"from collections import {name}" for name in ("defaultdict", "deque", "Counter", "OrderedDict")},
+    **{name: f"from math import {name}" for name in ("sqrt", "floor", "ceil", "log", "log2", "log10", "exp", "gcd",
+                                                      "pi", "inf", "sin", "cos", "tan", "asin", "acos", "atan",
+                                                      "radians", "degrees", "factorial")},
+    "maxsize": "from sys import maxsize", "reduce": "from functools import reduce",
+}
+
+
+def usual_imports(code: str) -> str:
+    """Import lines for the names ``code`` uses but never binds, where GeeksforGeeks programs take
+    them from a standard module (``math``, ``defaultdict`` …): how the program was meant to run."""
+    import builtins
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return ""
+    bound = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - bound)
+    return "\n".join(_USUAL_IMPORTS[name] for name in used if name in _USUAL_IMPORTS)
+
+
 def harness_parameters(python_harness: str | None) -> list[str]:
     """Argument texts of every call the TransCoder Python harness makes (its ``param`` list)."""
     from mutators.perturb import render_arguments
@@ -70,6 +106,64 @@ def harness_parameters(python_harness: str | None) -> list[str]:
                 return []
             return [render_arguments(list(params), {}) for params in sets]
     return []
+
+
+_PARAMETER = re.compile(r"\bparam(\d+)\.add\((.*)\);")
+_JAVA_SUFFIX = re.compile(r"^(-?[\d.]+(?:[eE][-+]?\d+)?)[LlFfDd]$")
+
+
+def _python_literal(expression: str) -> str | None:
+    """A Java literal of a harness's parameter list (numbers, chars, strings, booleans, arrays built
+    with ``new T[]{…}``) spelled as the Python literal of the same value, or None."""
+    from dynbench_tasks.judge import java_source as js
+
+    spelled = []
+    tokens = js.tokenize(expression)
+    position = 0
+    while position < len(tokens):
+        token = tokens[position]
+        if token.text == "new":  # new T [ ] [ ] { … }: the braces carry the array
+            while position < len(tokens) and tokens[position].text != "{":
+                position += 1
+            continue
+        if token.text in "{}":
+            spelled.append("[" if token.text == "{" else "]")
+        elif token.kind in ("string", "char"):
+            try:
+                spelled.append(repr(json.loads('"' + token.text[1:-1].replace("\\'", "'") + '"')))
+            except ValueError:
+                return None
+        elif token.kind == "number":
+            suffix = _JAVA_SUFFIX.match(token.text)
+            spelled.append(suffix.group(1) if suffix else token.text)
+        elif token.text in ("true", "false"):
+            spelled.append(token.text.capitalize())
+        elif token.text in (",", "-"):
+            spelled.append(token.text)
+        else:
+            return None
+        position += 1
+    text = "".join(spelled)
+    try:
+        ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return text
+
+
+def judged_parameters(java_harness: str | None) -> list[str]:
+    """Argument texts, as Python literals, of every call the Java harness makes (its ``param0`` …
+    lists, element by element): exactly what a judged translation is called with."""
+    lists: dict[int, list[str]] = {}
+    for match in _PARAMETER.finditer(java_harness or ""):
+        literal = _python_literal(match.group(2))
+        if literal is None:
+            return []
+        lists.setdefault(int(match.group(1)), []).append(literal)
+    columns = [lists[k] for k in sorted(lists)]
+    if not columns or sorted(lists) != list(range(len(lists))) or len({len(c) for c in columns}) != 1:
+        return []
+    return [", ".join(call) for call in zip(*columns, strict=True)]
 
 
 def _candidate_methods(code: str, tokens: list[js.Token]) -> list[js.Declaration]:
@@ -265,19 +359,29 @@ class TransCoder(TranslationBenchmark):
         "varnorm1": 37.53, "varnorm2": 37.50, "constunfold": 61.03, "for2while": 52.21, "condaug": 64.93}
 
     def program(self, record: dict) -> Program:
+        from dynbench_tasks.benchmarks.new_answers import harness_problem
+
         entry = entry_point(record["python"])
         harness = record.get("python_harness")
-        tests = CallTests(entry, harness_parameters(harness), preamble=harness_imports(harness)) if entry else None
-        return Program(record["python"], ProgramKind.FUNCTION, entry, None, tests)
+        preamble = "\n".join(filter(None, (harness_imports(harness), usual_imports(record["python"]))))
+        # The equivalence check calls the program as its Python harness does, else as its Java harness does.
+        arguments = harness_parameters(harness) or judged_parameters(record["java_harness"])
+        tests = CallTests(entry, arguments, preamble=preamble) if entry else None
+        return Program(record["python"], ProgramKind.FUNCTION, entry, None, tests,
+                       answers=partial(harness_problem, entry, record["java_harness"], preamble))
 
     def judgeable(self, record: dict) -> bool:
         return bool(record["java_harness"])  # 86 problems have no Java harness anywhere
 
     def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
-        return {"entry_point": [entry_point(record["python"]) for record in records]}
+        """The entry point, and the values the harness must report where NewOutput's edited program
+        computed new ones (empty: the harness's own f_gold gives them)."""
+        return {"entry_point": [entry_point(record["python"]) for record in records],
+                "expected_records": [[value for call in r.new_answers for value in call] if r.new_answers else []
+                                     for r in results]}
 
     def scored_against(self, doc: dict):
-        return doc["java_harness"]
+        return [doc["java_harness"], doc["expected_records"]] if doc.get("expected_records") else doc["java_harness"]
 
     def reference_document(self, record: dict) -> dict:
         return dict(record, entry_point=entry_point(record["python"]))
@@ -286,8 +390,10 @@ class TransCoder(TranslationBenchmark):
         return function_job(reply, key, doc["entry_point"], doc["java_harness"], time_limit_ms)
 
     def prepare(self, items: list[tuple[str, dict]], judge, time_limit_ms: int) -> None:
-        """The reference values of every harness not seen yet: its own f_gold, run once."""
-        missing = list({doc["java_harness"]: None for _, doc in items if _key(doc["java_harness"]) not in _REFERENCES})
+        """The reference values of every harness not seen yet: its own f_gold, run once (documents
+        whose values NewOutput recomputed need none)."""
+        missing = list({doc["java_harness"]: None for _, doc in items
+                        if not doc.get("expected_records") and _key(doc["java_harness"]) not in _REFERENCES})
         if missing:
             jobs = [reference_job(harness, f"r{index}", max(time_limit_ms, 10_000)) for index, harness in
                     enumerate(missing)]
@@ -298,7 +404,13 @@ class TransCoder(TranslationBenchmark):
 
     def verdict(self, result: JobResult, doc: dict) -> str:
         harness = doc["java_harness"]
-        return records_verdict(result, _REFERENCES.get(_key(harness)), judged_harness(harness))
+        reference = doc.get("expected_records") or _REFERENCES.get(_key(harness))
+        return records_verdict(result, reference, judged_harness(harness))
+
+
+def reference_values(harness: str) -> list[str] | None:
+    """What the harness's own f_gold reported, once :meth:`TransCoder.prepare` has run it."""
+    return _REFERENCES.get(_key(harness))
 
 
 def _key(harness: str) -> str:

@@ -20,6 +20,7 @@ from mutators.programs import ProgramKind, StdinTests
 if TYPE_CHECKING:
     from dynbench_tasks.judge.pool import JavaJob, JobResult
     from dynbench_tasks.lmeval.settings import TaskSettings
+    from mutators.engine import MutationResult
 
 PAPER_INSTRUCTION = (
     "You are a code translation expert. Translate the Python code below to Java. Do NOT output any extra information."
@@ -48,6 +49,8 @@ class TranslationBenchmark(Benchmark):
         raise NotImplementedError
 
     def reference_answer(self, doc: dict) -> str | None:
+        if "output" in (doc.get("mutation") or {}).get("changed_answers", []):
+            return None  # the benchmark's Java computes the published answers, not the edited program's
         return doc.get(self.reference_field) if self.reference_field else None
 
     def reference_items(self, records: list[dict]) -> list[tuple[str, dict]]:
@@ -137,9 +140,20 @@ class StdinTranslation(TranslationBenchmark):
     numeric_outputs: ClassVar[bool] = False  # Code Lingua's numeric normalisation of single numbers
 
     def program(self, record: dict) -> Program:
+        from dynbench_tasks.benchmarks.new_answers import script_problem
+
         tests = StdinTests([t["input"] for t in record["tests"]], [t["output"] for t in record["tests"]],
                            partial(same_output, numeric=self.numeric_outputs))
-        return Program(record["python"], ProgramKind.SCRIPT, tests=tests)
+        return Program(record["python"], ProgramKind.SCRIPT, tests=tests, answers=partial(script_problem, tests))
+
+    def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
+        """The tests as scored (NewOutput's edited program printed new outputs) and as published."""
+        return {
+            "tests": [[dict(test, output=new) for test, new in zip(record["tests"], r.new_answers, strict=True)]
+                      if r.new_answers is not None else record["tests"] for record, r in zip(records, results,
+                                                                                              strict=True)],
+            "original_tests": [record["tests"] for record in records],
+        }
 
     def scored_against(self, doc: dict) -> Any:
         return doc["tests"]

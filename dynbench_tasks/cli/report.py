@@ -12,10 +12,13 @@ def add_parsers(commands) -> None:
     report = commands.add_parser(
         "report", help="tables, rankings, significance and plots from lm-eval output folders",
         description="Reads results_*.json (and samples_*.jsonl when logged) under each RUN_DIR and writes "
-        "report.md, report.csv, report.html and <benchmark>_boxplot.png to --out.",
+        "report.md, report.csv, report.html and <benchmark>_scores.png to --out (created when missing). Each "
+        "benchmark is summarised by its contamination-resistant score (the mean over the answer-changing "
+        "variants run) beside static, robustness and the drop (static - dynamic; positive = lower on the "
+        "dynamic benchmark).",
     )
     add_run_dirs(report)
-    report.add_argument("--out", required=True, metavar="DIR")
+    report.add_argument("--out", required=True, metavar="DIR", help="the folder to write (created when missing)")
     report.set_defaults(handler=run)
 
 

@@ -2,7 +2,7 @@
 
 A token scanner that knows strings, text blocks, char literals and comments, and on top of it: the
 code in a reply (fenced or bare), top-level type declarations, the methods declared at one level,
-and token-level rewrites (rename a method, drop a package line, redirect ``System.exit``). It does
+and token-level rewrites (rename a method, drop a package line, redirect ``System.exit`` and its kin). It does
 not parse Java; whatever it lets through that is not Java, javac rejects.
 """
 
@@ -164,18 +164,59 @@ def rewrite(code: str, replacements: list[tuple[int, int, str]]) -> str:
     return code
 
 
-def exit_redirections(tokens: list[Token], target: str = "dynbench.Exit.exit") -> list[tuple[int, int, str]]:
-    """Replacements sending ``System.exit(`` and ``Runtime.getRuntime().exit/halt(`` to ``target``."""
+_QUALIFIER = ["java", ".", "lang", "."]
+_EXIT_TARGET = "dynbench.Exit.exit"
+
+
+def _after_qualifier(tokens: list[Token], i: int) -> int | None:
+    """Where the simple name starts if a name starting at token ``i`` (not itself after a dot) is
+    ``java.lang.X`` or ``X``; None if ``i`` continues a longer name."""
+    if i > 0 and tokens[i - 1].text == ".":
+        return None
+    words = [t.text for t in tokens[i:i + 4]]
+    return i + 4 if words == _QUALIFIER else i
+
+
+def exit_redirections(tokens: list[Token], target: str = _EXIT_TARGET) -> list[tuple[int, int, str]]:
+    """Replacements sending every spelling of ``System.exit`` and ``Runtime.getRuntime().exit/halt``
+    to ``target``: ``System.exit(`` and ``Runtime.getRuntime().exit(`` or ``.halt(``, each also
+    qualified as ``java.lang.``, the method reference ``System::exit``, and ``exit(`` made
+    ``System.exit`` by ``import static java.lang.System.exit;`` or ``import static java.lang.System.*;``
+    (the import is rewritten to import ``target``, so Java's own scoping decides which ``exit(`` it
+    reaches, exactly as before). ``target`` takes an ``int`` like ``System.exit``."""
     found = []
-    for i, token in enumerate(tokens[:-3]):
-        window = [t.text for t in tokens[i:i + 4]]
-        if window == ["System", ".", "exit", "("] and (i == 0 or tokens[i - 1].text != "."):
-            found.append((token.start, tokens[i + 2].end, target))
-        elif window[:3] == ["Runtime", ".", "getRuntime"] and i + 7 < len(tokens):
-            tail = [t.text for t in tokens[i + 3:i + 8]]
-            if tail[:3] == ["(", ")", "."] and tail[3] in ("exit", "halt") and tail[4] == "(":
-                found.append((token.start, tokens[i + 6].end, target))
+    texts = [t.text for t in tokens]
+    static_import = ["import", "static", *_QUALIFIER, "System", "."]
+    on_demand_at = None
+    imported = False
+    for i in range(len(tokens)):
+        if texts[i:i + len(static_import)] == static_import and (i == 0 or texts[i - 1] in (";", "}")):
+            member = i + len(static_import)
+            if texts[member:member + 2] == ["exit", ";"]:
+                found.append((tokens[i].start, tokens[member + 1].end, f"import static {target};"))
+                imported = True
+            elif texts[member:member + 2] == ["*", ";"]:
+                on_demand_at = member + 1
+            continue
+        name = _after_qualifier(tokens, i)
+        if name is None or (name != i and texts[name] not in ("System", "Runtime")):
+            continue
+        if texts[name:name + 4] == ["System", ".", "exit", "("]:
+            found.append((tokens[i].start, tokens[name + 2].end, target))
+        elif texts[name:name + 4] == ["System", ":", ":", "exit"]:
+            found.append((tokens[i].start, tokens[name].end, target.rsplit(".", 1)[0]))
+        elif texts[name:name + 5] == ["Runtime", ".", "getRuntime", "(", ")"] and \
+                texts[name + 5:name + 6] == ["."] and texts[name + 6:name + 7] in (["exit"], ["halt"]) and \
+                texts[name + 7:name + 8] == ["("]:
+            found.append((tokens[i].start, tokens[name + 6].end, target))
+    if on_demand_at is not None and not imported:  # a single-static-import shadows the on-demand one
+        found.append((tokens[on_demand_at].end, tokens[on_demand_at].end, f" import static {target};"))
     return found
+
+
+def redirect_exits(code: str) -> str:
+    """``code`` with :func:`exit_redirections` applied."""
+    return rewrite(code, exit_redirections(tokenize(code)))
 
 
 def call_renames(tokens: list[Token], old: str, new: str) -> list[tuple[int, int, str]]:

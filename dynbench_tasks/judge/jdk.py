@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 from dynbench_tasks.errors import JdkMissing
@@ -38,7 +40,8 @@ def judge_classes() -> Path:
     sources = sorted(_SOURCES.glob("*.java"))
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + javac.encode()).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / f"dynbench-judge-{os.getuid()}-{digest}"
-    if (folder / "dynbench" / "JudgeServer.class").is_file() and folder.stat().st_uid == os.getuid():
+    built = all((folder / "dynbench" / f"{source.stem}.class").is_file() for source in sources)
+    if built and folder.stat().st_uid == os.getuid():
         return folder
     staging = Path(tempfile.mkdtemp(prefix="dynbench-judge-build-"))
     done = subprocess.run([javac, "-d", str(staging), *map(str, sources)], capture_output=True, text=True)
@@ -51,3 +54,22 @@ def judge_classes() -> Path:
     except OSError:  # another process built it first
         shutil.rmtree(staging, ignore_errors=True)
     return folder
+
+
+@lru_cache(maxsize=4)
+def sandbox_mounts(java: str) -> tuple[list[str], dict[str, str]]:
+    """What a judge JVM started from ``java`` may read, nothing else: (the JDK's ``lib``, ``conf`` and
+    ``release``, its ``bin/java`` and no other tool, the ``/etc/java*`` configuration Debian's JDKs
+    link to, the locale data of the clean environment's ``C.UTF-8``; and, as ``{path inside: file
+    here}``, exactly the shared libraries ``bin/java`` and the JDK's own libraries load, with the
+    dynamic loader). The other JDK tools are left out because nothing needs them: each would only
+    start another JVM, as ``bin/java`` can."""
+    from mutators.execution.isolation import shared_libraries
+
+    executable = os.path.realpath(java)
+    home = os.path.dirname(os.path.dirname(executable))
+    readable = [executable, *(os.path.join(home, part) for part in ("lib", "conf", "release")),
+                *glob.glob("/etc/java*"), "/usr/lib/locale"]
+    elf = [executable, *sorted(glob.glob(os.path.join(home, "lib", "**", "*.so"), recursive=True))]
+    libraries = {inside: here for inside, here in shared_libraries(elf).items() if not here.startswith(home + "/")}
+    return [path for path in readable if os.path.exists(path)], libraries

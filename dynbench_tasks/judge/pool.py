@@ -4,34 +4,45 @@ A warm compiler JVM per worker compiles a whole batch of translations in memory 
 ``javax.tools`` call; it never runs them. Every compiled program then runs in a fresh JVM of its own
 (``dynbench.Runner``), so nothing one program leaves behind (threads, static state, output) can reach
 another's result. Both kinds of JVM run behind the sandbox boundary of :mod:`mutators.execution`
-(bubblewrap where it works: no network, no view of other processes or of any home or data folder)
-with a heap cap and process, file-size and open-file limits. Every verdict is computed by the caller
-from what each test printed and recorded; expected outputs and reference code never enter a JVM.
+(bubblewrap where it works: no network, no view of other processes or of any home or data folder),
+in a mount whitelist that holds the JDK, the shared libraries it loads and the judge's classes and
+nothing else, none of it writable: a judged program can start no program but ``java`` itself, and
+write none. Process limits and a heap cap hold in either mode. Every ``System.exit`` a source spells
+(:func:`java_source.redirect_exits`) ends its test, not the JVM. Every verdict is computed by the
+caller from what each test printed and recorded; expected outputs and reference code never enter a
+JVM.
 """
 
 from __future__ import annotations
 
-import glob
 import io
+import json
 import os
+import resource
+import select
 import shutil
 import signal
 import struct
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from dynbench_tasks.judge.jdk import find_jdk, judge_classes
-from mutators.execution import CLEAN_ENVIRONMENT, UNPRIVILEGED_ID, WorkerPool
-from mutators.execution.isolation import BUBBLEWRAP, bubblewrap_launch, inside, isolation, sandbox_paths
+from dynbench_tasks.judge.java_source import redirect_exits
+from dynbench_tasks.judge.jdk import find_jdk, judge_classes, sandbox_mounts
+from mutators.execution import CLEAN_ENVIRONMENT, UNPRIVILEGED_ID, SandboxUnavailable, WorkerPool
+from mutators.execution.isolation import BUBBLEWRAP, bubblewrap_launch, inside, isolation, sandbox_paths, unprivileged
 
 COMPILED, COMPILE_ERROR = 0, 1
 RETURNED, THREW, EXITED, TIMED_OUT = 0, 1, 2, 3
+# Nothing in the sandbox is writable: no perf data file, and /tmp is an empty read-only folder there.
 _JVM_FLAGS = ["-Xss8m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",
               "-Djava.io.tmpdir=/tmp"]
-_LIMITS = ["prlimit", "--nproc=512", "--fsize=67108864", "--nofile=1024", "--core=0", "--"]
+_LIMITS = {"nproc": 512, "fsize": 64 << 20, "nofile": 1024, "core": 0}  # per JVM
+_PRLIMIT_OPTIONS = [f"--{name}={value}" for name, value in _LIMITS.items()]
 _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
 
 
@@ -93,43 +104,117 @@ class _Reader:
 
 
 class _Jvm:
-    """How judge JVMs start here: inside bubblewrap, or with process limits as ``nobody``."""
+    """How judge JVMs start here: inside bubblewrap's mount whitelist, or with process limits as ``nobody``."""
 
     def __init__(self, heap_mb: int) -> None:
-        self.java, _ = find_jdk()
+        self.java = os.path.realpath(find_jdk()[0])
         self.classes = str(judge_classes())
         self.heap_mb = heap_mb
         self.isolated = isolation().kind == BUBBLEWRAP
-        java_home = os.path.dirname(os.path.dirname(os.path.realpath(self.java)))
-        # Debian's JDK links its configuration into /etc.
-        self.paths = sandbox_paths([java_home, self.classes, *glob.glob("/etc/java*")]) if self.isolated else {}
-        if shutil.which("prlimit") is None:
-            self.limits: list[str] = []
-        else:
-            self.limits = _LIMITS
+        self.limited = shutil.which("prlimit") is not None
+        if self.isolated:
+            why = _fails_in_whitelist(self.java, self.classes, self.limited)
+            if why:
+                raise SandboxUnavailable(f"a JVM cannot start in the Java sandbox ({why}); DYNBENCH_ISOLATION=rlimits "
+                                         "runs Java without bubblewrap and its whitelist")
 
     def start(self, main: str) -> tuple[subprocess.Popen, str | None]:
-        """A JVM running ``main``, with pipes to its stdin and stdout; and its scratch folder, if any."""
-        java = os.path.realpath(self.java)
+        """A JVM running ``main``, with pipes to its stdin and stdout; and a folder to remove once it ends
+        (its scratch folder, or the staging folder of its sandbox), if any. A JVM whose limits could
+        not be set is returned ended."""
         flags = [f"-Xmx{self.heap_mb}m", *_JVM_FLAGS]
         if self.isolated:
             from dynbench_tasks.benchmarks.records import data_locations
 
-            command = [*self.limits, java, *flags, "-cp", inside(self.classes, self.paths), main]
-            launch = bubblewrap_launch(command, self.paths, data_locations())
-            process = subprocess.Popen(launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.DEVNULL, env=CLEAN_ENVIRONMENT, start_new_session=True)
-            return process, None
+            process, staging, _ = _start_whitelisted(self.java, self.classes, [*flags, main], data_locations(),
+                                                     self.limited)
+            return process, staging
         workdir = tempfile.mkdtemp(prefix="dynbench-java-")
         privileges = {}
         if os.getuid() == 0:
             os.chown(workdir, UNPRIVILEGED_ID, UNPRIVILEGED_ID)
             privileges = {"user": UNPRIVILEGED_ID, "group": UNPRIVILEGED_ID, "extra_groups": []}
         flags[-1] = f"-Djava.io.tmpdir={workdir}"
-        process = subprocess.Popen([*self.limits, java, *flags, "-cp", self.classes, main], stdin=subprocess.PIPE,
+        limits = ["prlimit", *_PRLIMIT_OPTIONS, "--"] if self.limited else []
+        process = subprocess.Popen([*limits, self.java, *flags, "-cp", self.classes, main], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=workdir,
                                    env={**CLEAN_ENVIRONMENT, "HOME": workdir}, start_new_session=True, **privileges)
         return process, workdir
+
+
+def _start_whitelisted(java: str, classes: str, arguments: list[str], hidden: Sequence[str] = (),
+                       limited: bool = True, stderr=subprocess.DEVNULL) -> tuple[subprocess.Popen, str | None, str]:
+    """``java`` with the judge's ``classes`` on its class path, in the sandbox that holds only what the
+    JDK needs (:func:`jdk.sandbox_mounts`) and those classes: (the process, its staging folder, and
+    why it was stopped, "" if it was not). Its process limits are set from here once bubblewrap has
+    made the sandbox's namespaces (prlimit is not in the sandbox; set before, the limit on processes
+    would count every process of that user on this machine, not the sandbox's)."""
+    readable, libraries = sandbox_mounts(java)
+    paths = sandbox_paths([*readable, classes], system=False)
+    info, info_for_bubblewrap = os.pipe()
+    launch = bubblewrap_launch([java, "-cp", inside(classes, paths), *arguments], paths, hidden,
+                               whitelist=libraries, info_fd=info_for_bubblewrap)
+    try:
+        process = subprocess.Popen(launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                   env=CLEAN_ENVIRONMENT, start_new_session=True, pass_fds=(info_for_bubblewrap,))
+    except OSError:
+        os.close(info)
+        launch.cleanup()
+        raise
+    finally:
+        os.close(info_for_bubblewrap)
+    try:
+        pid = json.loads(_read_all(info, _STARTUP_SECONDS))["child-pid"]
+        if limited:
+            _set_limits(pid)
+    except (ValueError, KeyError, TypeError, OSError, subprocess.SubprocessError) as error:
+        _stop(process, None)
+        return process, launch.staging, f"its limits could not be set ({type(error).__name__})"
+    return process, launch.staging, ""
+
+
+def _set_limits(pid: int) -> None:
+    """:data:`_LIMITS` on a sandboxed JVM: directly where this process may (it runs as the same user, or
+    may raise limits), else through prlimit as the sandbox's user (root without CAP_SYS_RESOURCE)."""
+    try:
+        for name, value in _LIMITS.items():
+            resource.prlimit(pid, getattr(resource, f"RLIMIT_{name.upper()}"), (value, value))
+    except PermissionError:
+        subprocess.run(unprivileged(["prlimit", f"--pid={pid}", *_PRLIMIT_OPTIONS]), capture_output=True, check=True,
+                       timeout=_STARTUP_SECONDS)
+
+
+def _read_all(descriptor: int, seconds: float) -> bytes:
+    """Everything written to ``descriptor`` until its writer closes it (at most ``seconds``); closes it."""
+    data, deadline = b"", time.monotonic() + seconds
+    try:
+        while select.select([descriptor], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            chunk = os.read(descriptor, 1 << 16)
+            if not chunk:
+                return data
+            data += chunk
+        raise TimeoutError("bubblewrap did not say where the sandbox runs")
+    finally:
+        os.close(descriptor)
+
+
+@lru_cache(maxsize=4)
+def _fails_in_whitelist(java: str, classes: str, limited: bool) -> str:
+    """"" when a compiler JVM starts in the whitelist, takes its limits and ends as asked, else what
+    went wrong: a library missing from the whitelist shows here, once, and not as a compile or runtime
+    error of every answer."""
+    try:
+        process, staging, why = _start_whitelisted(java, classes, [*_JVM_FLAGS, "dynbench.CompileServer"],
+                                                   limited=limited, stderr=subprocess.PIPE)
+    except OSError as error:  # also when ldd cannot list the libraries
+        return f"{type(error).__name__}: {error}"
+    try:
+        _, errors = process.communicate(timeout=_STARTUP_SECONDS)  # no request: it ends at once
+    except subprocess.TimeoutExpired:
+        errors = b"it did not end"
+    _stop(process, staging)
+    reason = (errors.decode("utf-8", "replace").strip().splitlines() or [f"exit status {process.returncode}"])[-1]
+    return why or ("" if process.returncode == 0 else reason[:300])
 
 
 def _stop(process: subprocess.Popen | None, workdir: str | None) -> None:
@@ -167,7 +252,7 @@ class JudgeWorker:
         for key, job in jobs:
             request.write(_pack_string(key) + _pack_string(job.package) + struct.pack(">i", len(job.sources)))
             for path, text in job.sources.items():
-                request.write(_pack_string(path) + _pack_string(text))
+                request.write(_pack_string(path) + _pack_string(redirect_exits(text)))
         timer = threading.Timer(_STARTUP_SECONDS + 10.0 * len(jobs), self.close)
         timer.start()
         answers = {}

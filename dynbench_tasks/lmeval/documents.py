@@ -17,7 +17,7 @@ import datasets
 
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS, UNVERIFIED
+from dynbench_tasks.lmeval.counts import NEW_ANSWER, NOT_JUDGEABLE, SCORED, STATIC_STATUS, UNVERIFIED
 from dynbench_tasks.lmeval.runtime import shared_sandbox
 from dynbench_tasks.lmeval.settings import TaskSettings, check_ids
 from dynbench_tasks.mutation import mutate_programs
@@ -95,9 +95,23 @@ def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str, so
 
 def _why_empty(settings: TaskSettings) -> str:
     if settings.chain is not None and settings.scope == "mutated":
-        return (f"chain {settings.chain} changes none of the chosen programs; "
-                "--metadata '{\"scope\": \"all\"}' scores unchanged ones too")
+        what = "gives none of the chosen problems a new answer" if _changes_answers(settings) else \
+            "changes none of the chosen programs"
+        return f"chain {settings.chain} {what}; --metadata '{{\"scope\": \"all\"}}' scores unchanged ones too"
     return "none of the chosen problems can be judged"
+
+
+def _changes_answers(settings: TaskSettings) -> bool:
+    return settings.chain is not None and parse_chain(settings.chain).changes_answers
+
+
+def _answered(settings: TaskSettings):
+    """Whether a document counts as changed: for an answer-changing chain, its answer (the output, or
+    for input prediction the input) is not the published one any more; else its program changed."""
+    if not _changes_answers(settings):
+        return lambda doc: doc["mutation"]["status"] == MUTATED
+    direction = "input" if BENCHMARKS[settings.benchmark].answer_is_input else "output"
+    return lambda doc: doc["mutation"]["status"] == MUTATED and direction in doc["mutation"]["changed_answers"]
 
 
 def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: str,
@@ -126,9 +140,12 @@ def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: 
             counts[NOT_JUDGEABLE] = len(dataset) - len(judgeable)
         if settings.chain is not None and settings.verify:
             counts[UNVERIFIED] = sum(r["status"] == MUTATED and not r["verified_inputs"] for r in mutated["mutation"])
+        changed = _answered(settings)
+        if _changes_answers(settings):
+            counts[NEW_ANSWER] = sum(map(changed, mutated))
         scored = mutated
         if settings.chain is not None and settings.scope == "mutated":
-            scored = mutated.filter(lambda doc: doc["mutation"]["status"] == MUTATED, new_fingerprint=fingerprint + "m")
+            scored = mutated.filter(changed, new_fingerprint=fingerprint + "m")
         if settings.ids:
             check_ids(settings.benchmark, settings.ids, dataset["id"])
             wanted = set(settings.ids)

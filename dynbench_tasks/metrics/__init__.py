@@ -4,7 +4,8 @@
     from dynbench_tasks.metrics import metric_path
 
     cruxeval = evaluate.load(metric_path("cruxeval_execution"))
-    cruxeval.compute(predictions=[["[1, 2]", "[2, 1]"]], references=["[1, 2]"])
+    cruxeval.compute(predictions=[["[1, 2]", "assert f([2, 1]) == [1, 2]"]], references=["[1, 2]"],
+                     inputs=["[2, 1]"])  # the shown input: an asserted answer must call f on it
     translation = evaluate.load(metric_path("java_translation"))
     translation.compute(predictions=[["static int addOne(int x) { return x + 1; }"]],
                         references=["ADD_1_TO_A_GIVEN_NUMBER"], benchmark="transcoder")

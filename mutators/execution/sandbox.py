@@ -1,5 +1,6 @@
 """Client side of the sandbox: a pool of fork servers (:mod:`mutators.execution.worker`), one per core,
-each behind the boundary :mod:`.isolation` offers.
+each behind the boundary :mod:`.isolation` offers, every child under the worker's exec filter where
+it holds (:attr:`Isolation.denies_exec`).
 
 Untrusted code never runs in the calling process. Tasks go to worker processes in batches; each task
 runs in its own forked child with resource limits, so a hung, crashing or forking task costs only
@@ -19,6 +20,8 @@ from collections.abc import Callable, Sequence
 from mutators.errors import DynbenchError
 from mutators.execution.isolation import (
     BUBBLEWRAP,
+    EXECUTION_FOLDER,
+    WORKER_SCRIPT,
     Isolation,
     bubblewrap_launch,
     inside,
@@ -30,8 +33,6 @@ from mutators.execution.isolation import (
 from mutators.execution.limits import CLEAN_ENVIRONMENT, DEFAULT_LIMITS, UNPRIVILEGED_ID
 from mutators.execution.pool import WorkerPool
 
-EXECUTION_FOLDER = os.path.dirname(os.path.abspath(__file__))
-WORKER_SCRIPT = os.path.join(EXECUTION_FOLDER, "worker.py")
 WORKER_ENDED = {"status": "error", "error": "sandbox worker ended"}
 
 
@@ -57,7 +58,7 @@ class _Worker:
         paths = sandbox_paths([*python_readable(), EXECUTION_FOLDER]) if isolated else {}
         config = {"user": None if isolated else UNPRIVILEGED_ID, "init": isolated,
                   "site": [inside(folder, paths) for folder in python_site_folders()] if isolated
-                  else python_site_folders()}
+                  else python_site_folders(), "deny_exec": self.boundary.denies_exec}
         python = inside(sys.executable, paths) if isolated else sys.executable
         script = inside(WORKER_SCRIPT, paths) if isolated else WORKER_SCRIPT
         # -I would also ignore PYTHONHASHSEED; the environment is ours alone either way.

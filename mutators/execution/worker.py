@@ -2,24 +2,36 @@
 
 Run as ``python -I -S worker.py CONFIG`` (no site: a smaller process forks faster) with the clean
 environment children inherit; CONFIG is JSON: ``user`` (the uid children take when started as root,
-or null), ``init`` (this process is PID 1 of its own sandbox, see below) and ``site`` (folders of
-installed packages children may import from). It reads one JSON request per line on stdin,
+or null), ``init`` (this process is PID 1 of its own sandbox, see below), ``site`` (folders of
+installed packages children may import from) and ``deny_exec`` (children install the exec filter
+below, and refuse their task if they cannot). It reads one JSON request per line on stdin,
 ``{"tasks": [{"kind": ..., "payload": ..., "limits": ...}, ...]}`` (every limit of
 :mod:`mutators.execution.limits` given), and answers one JSON line, ``{"results": [...]}``, in the
 same order. Each task runs in a fresh child forked from this small process: its own session (so the
 whole process group can be killed), a throwaway working directory, stdio away from the protocol
 pipes, CPU/memory/process/file-size/open-file limits and a wall-clock deadline enforced from here.
+``python -I -S worker.py --probe`` instead prints one JSON line, ``{"pid": ..., "exec_filter": ...}``,
+the filter's entry "" where a child here is refused exec under it, else the reason it is not.
+
+Before it runs anything of its task, each child sets ``no_new_privs`` and installs a seccomp filter
+under which ``execve`` and ``execveat`` fail with EPERM, so no answer can start a second interpreter,
+a shell or any other program (nor a file it wrote, nor one in memory); ``ptrace`` and
+``process_vm_writev`` fail too, so it cannot borrow a process without the filter. Syscalls of another
+ABI than the interpreter's (i386 through ``int 0x80``, x32) all fail. A filter cannot be undone, and
+forks inherit it. This process itself is not dumpable: no child can trace it or write its memory
+through ``/proc``.
 
 Inside a sandbox (``init``) this process is PID 1 of a PID namespace: no child can signal it (PID 1
-ignores every signal it has no handler for), it cannot be traced (it is not dumpable), and after each
-task it kills every other process of the namespace and empties the private ``/tmp`` and ``/dev/shm``,
-so nothing one task leaves behind reaches the next.
+ignores every signal it has no handler for), and after each task it kills every other process of the
+namespace and empties the private ``/tmp`` and ``/dev/shm``, so nothing one task leaves behind
+reaches the next.
 
 What a child computes leaves it as plain data (:mod:`plain`); the caller judges it.
 """
 
 import builtins
 import contextlib
+import errno
 import functools
 import io
 import json
@@ -248,6 +260,46 @@ def task_run_script(payload):
             "seconds": round(elapsed, 4)}
 
 
+def task_run_scripts(payload):
+    """``run_script`` on each of ``stdins`` in turn, each run in a process of its own forked from this
+    one, until a run does not exit cleanly: a program is judged on all its tests for the price of one
+    task, and one that fails the first test costs no more. ``seconds`` is a budget per run."""
+    results = []
+    for stdin in payload["stdins"]:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_fd)
+            try:
+                data = json.dumps(task_run_script({"source": payload["source"], "stdin": stdin,
+                                                   "seconds": payload["seconds"]})).encode()
+            except BaseException as error:
+                data = json.dumps({"outcome": "error:%s" % type(error).__name__, "stdout": ""}).encode()
+            view = memoryview(data[:RESULT_CAP])
+            while view:
+                view = view[os.write(write_fd, view):]
+            os._exit(0)
+        os.close(write_fd)
+        chunks, deadline = [], time.monotonic() + payload["seconds"] + 2
+        while time.monotonic() < deadline and select.select([read_fd], [], [], max(0, deadline - time.monotonic()))[0]:
+            chunk = os.read(read_fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(read_fd)
+        _kill_group(pid)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        try:
+            result = json.loads(b"".join(chunks))
+        except ValueError:
+            result = {"outcome": "timeout", "stdout": ""}
+        results.append(result)
+        if result.get("outcome") != "exit:0":
+            break
+    return {"results": results}
+
+
 def task_evaluate(payload):
     """Run ``program`` (if any), then evaluate each of ``expressions`` in its namespace, in order, and
     hand back their values as plain data. Nothing is compared here."""
@@ -283,8 +335,110 @@ def task_evaluate_each(payload):
         for expression in payload["expressions"]]}
 
 
-TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "evaluate": task_evaluate,
+TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "run_scripts": task_run_scripts,
+         "evaluate": task_evaluate,
          "evaluate_each": task_evaluate_each}
+
+
+# The exec filter: classic BPF over struct seccomp_data {int nr; u32 arch; ...} (linux/seccomp.h).
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
+_LOAD_WORD, _JUMP_IF_EQUAL, _JUMP_IF_AT_LEAST, _RETURN = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, ...
+_ALLOW, _FAIL_EPERM = 0x7FFF0000, 0x00050000 | errno.EPERM  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO
+_X32_SYSCALL_BIT = 0x40000000
+# machine: (AUDIT_ARCH, syscalls that fail: execve, execveat, ptrace, process_vm_writev; whether x32 exists)
+_FILTERED = {
+    "x86_64": (0xC000003E, (59, 322, 101, 311), True),
+    "aarch64": (0xC00000B7, (221, 281, 117, 271), False),
+}
+
+
+def _filter_rows(arch, denied, x32):
+    """(code, jt, jf, k) rows: another ABI or a denied syscall returns EPERM, everything else runs."""
+    rows = [(_LOAD_WORD, 0, 0, 4), (_JUMP_IF_EQUAL, 0, None, arch), (_LOAD_WORD, 0, 0, 0)]
+    if x32:
+        rows.append((_JUMP_IF_AT_LEAST, None, 0, _X32_SYSCALL_BIT))
+    rows += [(_JUMP_IF_EQUAL, None, 0, number) for number in denied]
+    rows += [(_RETURN, 0, 0, _ALLOW), (_RETURN, 0, 0, _FAIL_EPERM)]
+    fail = len(rows) - 1
+    return [(code, fail - i - 1 if jt is None else jt, fail - i - 1 if jf is None else jf, k)
+            for i, (code, jt, jf, k) in enumerate(rows)]
+
+
+@functools.lru_cache(maxsize=1)
+def _exec_filter():
+    """(prctl, program) ready for children to install (built once, in this process), or why there is none."""
+    machine = os.uname().machine
+    if not sys.platform.startswith("linux"):
+        return "seccomp needs Linux (this is %s)" % sys.platform
+    if machine not in _FILTERED or struct.calcsize("P") != 8:
+        return "no exec filter for %s with a %d-bit Python" % (machine, 8 * struct.calcsize("P"))
+    try:
+        import ctypes
+    except ImportError as error:
+        return "ctypes is missing (%s)" % error
+
+    class Instruction(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint32)]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
+
+    rows = _filter_rows(*_FILTERED[machine])
+    instructions = (Instruction * len(rows))(*rows)
+    program = Program(len(rows), instructions)  # holds a reference to its instructions
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError) as error:
+        return "prctl is not reachable (%s)" % error
+    prctl.restype = ctypes.c_int
+    prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
+    return prctl, program
+
+
+def _deny_exec():
+    """From here on this process and its forks cannot exec (see the module's docstring); raises if not."""
+    import ctypes
+
+    exec_filter = _exec_filter()
+    if isinstance(exec_filter, str):
+        raise OSError(errno.ENOSYS, "no exec filter: " + exec_filter)
+    prctl, program = exec_filter
+    if prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+            prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, "the exec filter could not be installed: " + os.strerror(number))
+
+
+def _probe_exec_filter():
+    """"" when a child here installs the exec filter and is then refused exec, else why not."""
+    exec_filter = _exec_filter()
+    if isinstance(exec_filter, str):
+        return exec_filter
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        try:
+            _deny_exec()
+            os.execv(sys.executable, [sys.executable, "-I", "-S", "-c", "pass"])
+        except PermissionError:
+            answer = b"refused"
+        except BaseException as error:
+            answer = ("%s: %s" % (type(error).__name__, error)).encode()[:300]
+        os.write(write_fd, answer)
+        os._exit(0)
+    os.close(write_fd)
+    answer = b""
+    while True:
+        chunk = os.read(read_fd, 4096)
+        if not chunk:
+            break
+        answer += chunk
+    os.close(read_fd)
+    os.waitpid(pid, 0)
+    if answer == b"refused":
+        return ""
+    return answer.decode("utf-8", "replace") or "exec still works under the filter"
 
 
 def _limit(which, value, grace=0):
@@ -323,6 +477,8 @@ def _enter_sandbox(workdir, limits, keep_fd, config):
     _limit(resource.RLIMIT_NOFILE, int(limits["nofile"]))
     _limit(resource.RLIMIT_NPROC, int(limits["nproc"]))
     _limit(resource.RLIMIT_CORE, 0)
+    if config["deny_exec"]:
+        _deny_exec()
 
 
 def _child(task, workdir, write_fd, config):
@@ -446,9 +602,9 @@ def run_task(task, reaper, config):
     return {"status": "died", "error": "exit status %d" % os.WEXITSTATUS(status)}
 
 
-def _stand_alone():
-    """As PID 1 of the sandbox: deaf to signals from inside, untraceable."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Python's own handler would let a child interrupt us
+def _undumpable():
+    """Untraceable, and its memory closed to /proc/PID/mem of a child running as the same user: this
+    process has no exec filter, so a child must not be able to borrow it."""
     with contextlib.suppress(Exception):
         import ctypes
 
@@ -498,10 +654,16 @@ def _clear_namespace():
 
 
 def main():
+    if sys.argv[1] == "--probe":
+        print(json.dumps({"pid": os.getpid(), "exec_filter": _probe_exec_filter()}))
+        return
     config = json.loads(sys.argv[1])
     os.environ.pop("PWD", None)  # bubblewrap's --chdir sets it; children get the clean environment only
-    if config["init"]:
-        _stand_alone()
+    _undumpable()
+    if config["init"]:  # PID 1 ignores every signal it has no handler for; Python's own would let a child in
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if config["deny_exec"]:
+        _exec_filter()  # built once here, so that children only install it
     os.chdir(tempfile.gettempdir())
     client = os.getppid()
     reaper = _Reaper()

@@ -1,0 +1,41 @@
+"""Text that submitted files control (model names above all, read from lm-eval results), made safe
+for each format dynbench writes it into: one line for terminals and tables, Markdown table cells,
+CSV values a spreadsheet will not run, and HTML. The leaderboard, the report and the view pages all
+go through these."""
+
+from __future__ import annotations
+
+import html
+import re
+
+_LINE_BREAKS = re.compile(r"\r\n|[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+# Control characters and the bidirectional overrides that make text display as something else.
+_HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]|~])")
+_FORMULA_START = tuple("=+-@")
+
+
+def one_line(text: object) -> str:
+    """``text`` as one line of plain characters: line breaks become spaces, control and bidi
+    characters the replacement character. What terminals, tables and every format below start from."""
+    return _HIDDEN.sub("\ufffd", _LINE_BREAKS.sub(" ", str(text)))
+
+
+def markdown_cell(text: object) -> str:
+    """Text for a Markdown table cell: one line, HTML as entities, pipes and inline syntax escaped."""
+    return _MARKDOWN_SYNTAX.sub(r"\\\1", html.escape(one_line(text), quote=False))
+
+
+def csv_cell(value: object) -> object:
+    """A CSV value: numbers as they are, text on one line and never read as a spreadsheet formula."""
+    if value is None:
+        return ""
+    if isinstance(value, (bool, int, float)):
+        return value
+    text = one_line(" ".join(map(str, value)) if isinstance(value, list) else value)
+    return "'" + text if text.lstrip().startswith(_FORMULA_START) else text
+
+
+def html_text(text: object) -> str:
+    """Text for HTML, in element content or a quoted attribute."""
+    return html.escape(one_line(text), quote=True)

@@ -1,0 +1,182 @@
+"""NewOutput: a seeded edit of the program, the answers recomputed by running it, and the rules that
+keep an edit (it runs cleanly, gives the same answers under two hash seeds, changes an answer)."""
+
+import ast
+from textwrap import dedent
+
+import pytest
+
+from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
+from dynbench_tasks.benchmarks.new_answers import (
+    JavaType,
+    harness_signature,
+    java_record,
+    literal_problem,
+    script_problem,
+)
+from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
+from mutators.execution import Sandbox
+from mutators.input_choice import choose_new_inputs
+from mutators.newoutput import edits
+from mutators.output_choice import FAILS, NO_SITES, NONDETERMINISTIC, SAME_ANSWERS, choose_new_outputs
+from mutators.programs import CallTests, StdinTests
+
+
+@pytest.fixture(scope="module")
+def seeded_sandboxes():
+    with Sandbox(workers=1, hash_seed=1) as first, Sandbox(workers=1, hash_seed=2) as second:
+        yield first, second
+
+
+# ---------------------------------------------------------------------------------- the edits
+def test_edits_are_one_token_each_literals_first_and_repeat_with_the_seed():
+    code = dedent("""\
+        def f(xs):
+            \"\"\"Keep 3 of them.\"\"\"
+            return [x + 1 for x in xs if x < 3][:2]
+        """)
+    found = edits(code, 0, 24)
+    assert [e.what for e in found] == [e.what for e in edits(code, 0, 24)]
+    assert {e.what for e in found} != {e.what for e in edits(code, 1, 24)} or \
+        [e.what for e in found] != [e.what for e in edits(code, 1, 24)]
+    assert found[0].what.startswith("line 3: ") and found[0].text.lstrip("-").isdigit()  # a literal comes first
+    for edit in found:
+        edited = edit.apply(code)
+        assert edited != code and "Keep 3 of them." in edited  # the docstring is never edited
+        differing = [(a, b) for a, b in zip(code.splitlines(), edited.splitlines(), strict=True) if a != b]
+        assert len(differing) == 1
+    kinds = {e.what.split(": ", 1)[1] for e in found}
+    assert {"< -> <=", "+ -> -"} <= kinds and any(k.startswith("insert") for k in kinds)
+
+
+def test_what_edits_do_to_literals_operators_and_calls():
+    code = "def f(s):\n    return s.lower() if True else max(s, 'ab')\n"
+    kinds = {e.what.split(": ", 1)[1] for e in edits(code, 0, 24)}
+    assert {"True -> False", "lower -> upper", "max -> min"} <= kinds
+    assert any(k.startswith("'ab' -> ") and k != "'ab' -> 'ab'" for k in kinds)
+    assert edits("def f(x):\n    return f'{x + 1}'\n", 0, 24) == []  # f-strings stay as they are
+    assert edits("def f(x):\n    return x\n", 0, 24) == []
+    assert edits("def f(:\n", 0, 24) == []
+
+
+# ---------------------------------------------------------------------------------- choosing (CRUXEval)
+def _crux(code: str, arguments: str, output: str, sandboxes, chain: str = "O", seed: int = 0):
+    code = dedent(code)
+    result = mutate(code, chain, seed, kind=ProgramKind.FUNCTION, entry_point="f", call_arguments=arguments)
+    tests = CallTests("f", [arguments])
+    choose_new_inputs([(code, result, tests, output)], seed, sandboxes)
+    choose_new_outputs([(result, literal_problem(arguments, output, result))], seed, sandboxes)
+    return result
+
+
+def test_the_edited_program_gives_the_new_output(seeded_sandboxes):
+    result = _crux("def f(xs):\n    return [x * 2 for x in xs if x > 1]\n", "[1, 2, 3]", "[4, 6]", seeded_sandboxes)
+    assert result.status == MUTATED and result.edit and result.code != "def f(xs):\n    return [x * 2 for x in xs if x > 1]\n"
+    namespace: dict = {}
+    exec(result.code, namespace)
+    assert repr(namespace["f"]([1, 2, 3])) == result.expected_output == result.new_answers[0] != "[4, 6]"
+    assert result.changed_answers == ["output"]  # the published input still gives the shown output
+    assert result.steps[-1].operator == "newoutput" and result.steps[-1].changed
+    again = _crux("def f(xs):\n    return [x * 2 for x in xs if x > 1]\n", "[1, 2, 3]", "[4, 6]", seeded_sandboxes)
+    assert (again.code, again.expected_output) == (result.code, result.expected_output)
+
+
+@pytest.mark.parametrize("code, arguments, output, why", [
+    ("def f(x):\n    return x\n", "5", "5", NO_SITES),
+    ("def f(x):\n    unused = 7\n    return x\n", "5", "5", SAME_ANSWERS),
+    ("def f(x):\n    return [x][0]\n", "5", "5", FAILS),
+    ("def f(x):\n    return repr({str(i) for i in range(30)})[:x]\n", "6", repr("?"), NONDETERMINISTIC),
+])
+def test_no_qualifying_edit_leaves_the_program_with_the_reason(code, arguments, output, why, seeded_sandboxes):
+    result = _crux(code, arguments, output, seeded_sandboxes)
+    assert result.status == UNCHANGED and result.expected_output is None and result.changed_answers == []
+    assert result.reason == f"newoutput: no edit ({why})"
+
+
+def test_an_edit_that_kills_the_child_is_judged_alone(seeded_sandboxes):
+    # The edits share a child; "1 -> 2" makes the call exit the process, which must not cost the others.
+    code = "import os\ndef f(x):\n    if x + 1 == 7:\n        os._exit(3)\n    return x * 3\n"
+    result = _crux(code, "5", "15", seeded_sandboxes)
+    assert result.status == MUTATED and "os._exit" in result.code
+    namespace: dict = {}
+    exec(result.code.replace("os._exit(3)", "raise SystemExit"), namespace)
+    assert repr(namespace["f"](5)) == result.expected_output != "15"
+
+
+def test_with_a_new_input_the_published_input_is_checked_for_input_prediction(seeded_sandboxes):
+    # f ignores its input: the published input gives the new output too, so only the output changed.
+    constant = _crux("def f(x):\n    return 7\n", "5", "7", seeded_sandboxes, chain="FUVIO")
+    assert "output" in constant.changed_answers and "input" not in constant.changed_answers
+    varying = _crux("def f(x):\n    return x + 1\n", "5", "6", seeded_sandboxes, chain="FUVIO")
+    assert varying.changed_answers == ["output", "input"] and varying.new_input is not None
+    namespace: dict = {}
+    exec(varying.code, namespace)
+    shown = eval(f"f({varying.call_arguments})", namespace)
+    assert repr(shown) == varying.expected_output and ast.literal_eval(varying.expected_output) != 6
+    assert repr(eval("f(5)", namespace)) != varying.expected_output
+
+
+# ---------------------------------------------------------------------------------- translation answers
+def test_stdin_answers_are_what_the_edited_script_prints(seeded_sandboxes):
+    code = "n = int(input())\nprint(n * 3 + 1)\n"
+    tests = StdinTests(["1\n", "2\n"], ["4", "7"])
+    result = mutate(code, "O", 0, kind=ProgramKind.SCRIPT)
+    choose_new_outputs([(result, script_problem(tests, result))], 0, seeded_sandboxes)
+    assert result.status == MUTATED and len(result.new_answers) == 2
+    for stdin, printed in zip(tests.inputs, result.new_answers, strict=True):
+        namespace: dict = {"input": lambda stdin=stdin: stdin.strip(), "print": lambda v: v}
+        exec(result.code.replace("print(", "answer = ("), namespace)
+        assert str(namespace["answer"]) == printed.strip()
+    assert result.new_answers != ["4\n", "7\n"]
+
+
+@pytest.mark.parametrize("value, kind, record", [
+    (5, JavaType("int"), "i:5"), (2 ** 31, JavaType("long"), f"i:{2 ** 31}"), (3.0, JavaType("int"), "i:3"),
+    (3.5, JavaType("int"), None), (True, JavaType("int"), "i:1"), (True, JavaType("boolean"), "b:true"),
+    (1, JavaType("boolean"), "b:true"), (2, JavaType("boolean"), None), (3, JavaType("double"), "d:3.0"),
+    (float("nan"), JavaType("double"), None), ("a", JavaType("char"), "c:97"), (97, JavaType("char"), "c:97"),
+    ("ab", JavaType("char"), None), ("ab", JavaType("String"), "s:ab"), ([1, 2], JavaType("int", 1), "a:[i:1,i:2]"),
+    ([[1], []], JavaType("int", 2), "a:[a:[i:1],a:[]]"), ([1, "x"], JavaType("int", 1), None),
+])
+def test_python_values_become_what_the_java_harness_would_report(value, kind, record):
+    assert java_record(value, kind) == record
+
+
+def test_integers_beyond_the_java_type_wrap_only_where_asked():
+    with pytest.raises(ValueError):
+        java_record(2 ** 31, JavaType("int"))
+    assert java_record(2 ** 31, JavaType("int"), wrap=True) == "i:-2147483648"
+    assert java_record(-(2 ** 63) - 1, JavaType("long"), wrap=True) == f"i:{2 ** 63 - 1}"
+    assert java_record([2 ** 32 + 5], JavaType("int", 1), wrap=True) == "a:[i:5]"
+
+
+def test_every_transcoder_harness_signature_is_read():
+    records = [r for r in load_benchmark("transcoder") if r["java_harness"]]
+    signatures = [harness_signature(r["java_harness"]) for r in records]
+    assert all(signatures)
+    assert {s[0].name for s in signatures} >= {"int", "boolean", "String", "double", "long", "void"}
+    assert harness_signature("static int f_gold ( int a [ ] , char [ ] s , int n )") == (
+        JavaType("int"), [JavaType("int", 1), JavaType("char", 1), JavaType("int")])
+
+
+def test_transcoder_answers_are_the_harness_values_of_the_edited_function(seeded_sandboxes):
+    spec = BENCHMARKS["transcoder"]
+    record = next(r for r in load_benchmark("transcoder") if r["java_harness"] and r["python_harness"]
+                  and "static int f_gold" in r["java_harness"])
+    program = spec.program(record)
+    result = mutate(program.code, "O", 0, kind=ProgramKind.FUNCTION, entry_point=program.entry_point)
+    problem = program.answers(result)
+    choose_new_outputs([(result, problem)], 0, seeded_sandboxes)
+    assert result.status == MUTATED, result.reason
+    assert problem.published == problem.baseline  # the published program gives the harness's own values
+    namespace: dict = {}
+    exec(result.code, namespace)
+    values = [eval(f"{program.entry_point}({arguments})", namespace) for arguments in problem.inputs]
+    assert result.new_answers == [[f"i:{v}"] for v in values]
+    [columns] = [spec.document_columns([record], [result])["expected_records"]]
+    assert columns == [[f"i:{v}" for v in values]]
+
+
+def test_the_operator_parses_in_chains_and_presets():
+    assert parse_chain("FUVIO").spec == "F+U+V2+I+O" and parse_chain("fuvo").spec == "F+U+V2+O"
+    assert parse_chain("newoutput").changes_answers and not parse_chain("FUV").changes_answers
