@@ -26,7 +26,7 @@ def main() -> int:
     parser.add_argument("--metadata", default="{}", help="passed to lm_eval --metadata (e.g. a seed)")
     args = parser.parse_args()
     if args.model_args is None:
-        from dynbench_tasks.cli.evaluate import demo_model_args
+        from dynbench_tasks.lmeval.demo_model import model_args as demo_model_args
 
         args.model_args = demo_model_args()
     with tempfile.TemporaryDirectory(prefix="dynbench-cold-") as cache:

@@ -25,7 +25,7 @@ TASKS = ("cruxeval_orig", "cruxeval_fuv")
 
 
 def _evaluate(launcher: list[str], model: str, output: Path, environment: dict) -> subprocess.CompletedProcess:
-    from dynbench_tasks.cli.evaluate import demo_model_args
+    from dynbench_tasks.lmeval.demo_model import model_args as demo_model_args
 
     metadata = {"ids": IDS, "repeats": 1, "temperature": 0}
     arguments = ["--model", model, "--model_args", demo_model_args(),

@@ -2,10 +2,15 @@
 
 For every dynbench task in a run folder: the engine and the raw data must be the ones the run
 records; its documents are rebuilt from the recorded provenance (seed, chain, options, scope, prompt,
-ids) and must have the recorded digest; every logged sample's prompt must be the rebuilt one; every
-logged generation is scored again (sandbox, Java judge) and must get the logged status; each
-document's pass@1 and the task's aggregate must be what the files claim. A run made with ``--limit``
-holds only some documents: it is verified as far as it goes and reported as partial.
+ids) and must have the recorded digest and counts. The rebuilt task, not the run, says how many
+documents there are and how many answers each carries: a run holds all of them (verified) or,
+made with ``--limit``, exactly the first ones lm-eval's limit gives (partial); anything else is a
+mismatch. Every logged sample must be the rebuilt one (document, target, prompt, generation
+settings, lm-eval's hashes), its answers are scored again (sandbox, Java judge) and the scorer's
+output must be what the run logged, every metric (a document's and the task's, standard errors
+included) is recomputed and must have the type and value the task produces, and so must lm-eval's
+counts and task hash. Everything read from the run is hostile: a value of the wrong shape is a
+named mismatch, never a crash, and never printed unabridged.
 """
 
 from __future__ import annotations
@@ -13,31 +18,38 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from dynbench_tasks.analysis.runs import TaskRun, load_runs
 from dynbench_tasks.errors import DataError
-from dynbench_tasks.scoring import PASSED, pass_at_k
+from dynbench_tasks.scoring import process_results
 
 VERIFIED, PARTIAL, FAILED, UNVERIFIABLE = "verified", "partial", "failed", "unverifiable"
 _REBUILT_KEYS = ("seed", "chain", "options", "scope", "prompt", "ids", "repeats", "temperature", "timeout", "verify",
                  "data_source")
+_SHOWN_LIMIT = 40  # characters of a value read from the run that a message may show
 
 
 @dataclass
 class TaskVerdict:
     task: str
     model: str
-    outcome: str  # VERIFIED, PARTIAL (verified as far as the run goes), FAILED or UNVERIFIABLE
+    outcome: str  # VERIFIED, PARTIAL (the first documents, as --limit takes them, all verified), FAILED, UNVERIFIABLE
     documents: int = 0  # documents the run holds
-    scored: int = 0  # documents the task scores
+    scored: int = 0  # documents the rebuilt task scores (never the run's own claim)
     problems: list[str] = field(default_factory=list)
+    repeats: int | None = None  # answers per document, as the rebuilt task asks
+    greedy: bool | None = None  # every answer generated at temperature 0 (from the verified generation settings)
 
     def line(self) -> str:
         where = f"{self.task} ({self.model})"
+        # How the answers were made, which no file of the run can prove: a round states what it requires.
+        made = f"{self.repeats} answer(s) each, {'greedy' if self.greedy else 'sampled'}"
         if self.outcome == VERIFIED:
-            return f"{where}: verified ({self.documents} of {self.scored} documents)"
+            return f"{where}: verified ({self.documents} of {self.scored} documents), {made}"
         if self.outcome == PARTIAL:
-            return f"{where}: partial: {self.documents} of {self.scored} documents, all verified"
+            return f"{where}: partial: {self.documents} of {self.scored} documents, all verified, {made}"
         if self.outcome == UNVERIFIABLE:
             return f"{where}: cannot be verified: {'; '.join(self.problems)}"
         shown = "; ".join(self.problems[:10]) + (f"; and {len(self.problems) - 10} more" if len(self.problems) > 10
@@ -45,28 +57,117 @@ class TaskVerdict:
         return f"{where}: FAILED: {len(self.problems)} mismatch(es): {shown}"
 
 
-def _statuses(sample: dict) -> list[str]:
-    return [json.loads(item)["status"] for item in (sample.get("filtered_resps") or [[]])[0]]
+def shown(value: Any) -> str:
+    """A value read from the run, as a message may show it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN_LIMIT else text[:_SHOWN_LIMIT - 3] + "..."
 
 
-def _recorded_settings(provenance: dict, data_dir: str | None) -> dict:
-    """The task settings the run recorded. The data: ``data_dir`` if given, else the folder the run
-    read if it is here, else the bundled copy (whichever it is, its digest must be the recorded one)."""
-    from pathlib import Path
+def _plain(value: Any) -> Any:
+    """``value`` as it reads back from lm-eval's JSON logs."""
+    from lm_eval.utils import handle_non_serializable
 
+    return json.loads(json.dumps(value, default=handle_non_serializable, ensure_ascii=False))
+
+
+def _hash(text: str) -> str:
+    from lm_eval.utils import hash_string
+
+    return hash_string(text)
+
+
+def _doc_hash(doc: dict) -> str:
+    """lm-eval's ``doc_hash`` of a document (evaluator.py: the JSON of the document, indented by 2)."""
+    from lm_eval.utils import handle_non_serializable
+
+    return _hash(json.dumps(doc, indent=2, default=handle_non_serializable, ensure_ascii=False))
+
+
+def _is_score(value: Any) -> bool:
+    """A metric value as the task writes it: a finite float in [0, 1] (never a bool, int or string)."""
+    return type(value) is float and math.isfinite(value) and 0.0 <= value <= 1.0
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def recorded_settings(provenance: dict, data_dir: str | None) -> dict:
+    """The task settings the run recorded, as ``--metadata``. The data: ``data_dir`` if given, else the
+    folder the run read if it is here, else the bundled copy (whichever it is, its digest must be the
+    recorded one)."""
     metadata = {key: provenance[key] for key in _REBUILT_KEYS if provenance.get(key) is not None}
     origin = (provenance.get("data") or {}).get("origin")
     if data_dir:
         metadata["data_dir"] = data_dir
-    elif origin not in (None, "bundled") and not str(origin).startswith("hub:") and Path(origin).is_dir():
+    elif origin not in (None, "bundled") and not str(origin).startswith("hub:") and Path(str(origin)).is_dir():
         metadata["data_dir"] = origin
     return metadata
 
 
-def _rebuild(run: TaskRun, provenance: dict, data_dir: str | None):
+def rebuild_task(run: TaskRun, data_dir: str | None = None):
+    """The lm-eval task object the run's recorded settings give (documents built, requests not)."""
     from dynbench_tasks.lmeval import task_manager
 
-    return task_manager(_recorded_settings(provenance, data_dir)).load([run.task])["tasks"][run.task]
+    provenance = run.metadata.get("dynbench") or {}
+    return task_manager(recorded_settings(provenance, data_dir)).load([run.task])["tasks"][run.task]
+
+
+def run_results(run: TaskRun) -> dict:
+    """The lm-eval results file the run was read from (its config, counts and hashes), or {}."""
+    try:
+        results = json.loads(Path(run.source).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return results if isinstance(results, dict) else {}
+
+
+def section(results: dict, *keys: str) -> dict:
+    """``results[key][key…]`` where each is an object, else {} (the files are the submitter's)."""
+    for key in keys:
+        results = results.get(key) if isinstance(results, dict) else None
+    return results if isinstance(results, dict) else {}
+
+
+def logged_arguments(sample: dict) -> tuple[Any, Any]:
+    """(prompt, generation settings) of a logged sample: lm-eval's tracker writes them as
+    ``{"gen_args_0": {"arg_0": …, "arg_1": …}}``, ``simple_evaluate``'s own samples as ``[[…, …]]``."""
+    arguments = sample.get("arguments")
+    if isinstance(arguments, dict) and len(arguments) == 1 and isinstance(arguments.get("gen_args_0"), dict):
+        first = arguments["gen_args_0"]
+        if set(first) == {"arg_0", "arg_1"}:
+            return first["arg_0"], first["arg_1"]
+    if isinstance(arguments, list) and len(arguments) == 1 and isinstance(arguments[0], list) and len(
+            arguments[0]) == 2:
+        return arguments[0][0], arguments[0][1]
+    return None, None
+
+
+def logged_answers(sample: dict, key: str) -> list[str] | None:
+    """``resps`` or ``filtered_resps`` of a generation task's sample: one request's answers, all
+    strings; None for any other shape."""
+    value = sample.get(key)
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list) and all(
+            isinstance(answer, str) for answer in value[0]):
+        return value[0]
+    return None
+
+
+def is_greedy(generation: Any) -> bool:
+    """Whether lm-eval generation settings decode greedily on every backend: temperature 0 (the API
+    and vLLM backends ignore ``do_sample``)."""
+    if not isinstance(generation, dict):
+        return False
+    temperature = generation.get("temperature")
+    return (isinstance(temperature, (int, float)) and not isinstance(temperature, bool) and temperature == 0
+            and generation.get("do_sample") is not True)
+
+
+def _limit_documents(limit: Any, total: int) -> int | None:
+    """How many documents lm-eval's ``--limit`` takes (evaluator_utils.get_sample_size), from the first."""
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not math.isfinite(limit) or limit <= 0:
+        return None
+    return min(total, math.ceil(total * limit) if limit < 1.0 else int(limit))
 
 
 def _check_provenance(provenance: dict, task) -> list[str]:
@@ -74,81 +175,253 @@ def _check_provenance(provenance: dict, task) -> list[str]:
 
     problems = []
     if provenance.get("engine_version") != ENGINE_VERSION:
-        problems.append(f"engine version differs (run {provenance.get('engine_version')}, here {ENGINE_VERSION})")
+        recorded = shown(provenance.get("engine_version"))
+        problems.append(f"engine version differs (run {recorded}, here {ENGINE_VERSION})")
     rebuilt = task.config.metadata["dynbench"]
     recorded_data = (provenance.get("data") or {}).get("sha256")
     if recorded_data != rebuilt["data"]["sha256"]:
         problems.append(f"data digest differs (run {str(recorded_data)[:12]}, here {rebuilt['data']['sha256'][:12]})")
     elif provenance.get("documents_sha256") != rebuilt.get("documents_sha256"):
         problems.append("the documents differ from the ones the recorded seed, chain and data give")
+    elif provenance.get("counts") != rebuilt.get("counts"):
+        problems.append(f"the counts {shown(provenance.get('counts'))} claimed, the rebuilt documents give "
+                        f"{rebuilt.get('counts')}")
     return problems
 
 
-def _prompts(task) -> dict[int, str]:
+@dataclass
+class _Rebuilt:
+    """What the rebuilt task says every logged sample must be."""
+
+    documents: list[dict]
+    prompts: dict[int, str]
+    generation: Any  # the generation settings of every request, as they read back from the log
+    repeats: int
+    filter_name: str
+    metrics: list[str]
+    task: Any
+    _hashes: dict[int, dict[str, str]] = field(default_factory=dict)
+
+    def target(self, index: int) -> str:
+        return str(self.task.doc_to_target(self.documents[index]))
+
+    def hashes(self, index: int) -> dict[str, str]:
+        """lm-eval's ``doc_hash``, ``prompt_hash`` and ``target_hash`` of a document's sample."""
+        if index not in self._hashes:
+            self._hashes[index] = {"doc_hash": _doc_hash(self.documents[index]),
+                                   "prompt_hash": _hash(self.prompts[index]), "target_hash": _hash(self.target(index))}
+        return self._hashes[index]
+
+
+def _rebuilt(task, results: dict) -> _Rebuilt:
+    overrides = section(results, "config").get("gen_kwargs")
+    if isinstance(overrides, dict):  # lm_eval --gen_kwargs, applied as lm-eval applies it
+        task.set_config(key="generation_kwargs", value=dict(overrides), update=True)
     task.build_all_requests(limit=None)
-    return {instance.doc_id: instance.arguments[0] for instance in task.instances}
+    return _Rebuilt(
+        documents=list(task.eval_docs),
+        prompts={instance.doc_id: instance.arguments[0] for instance in task.instances},
+        generation=_plain(task.config.generation_kwargs),
+        repeats=int(task.config.repeats or 1),
+        filter_name=task.config.filter_list[0]["name"],
+        metrics=[entry["metric"] for entry in task.config.metric_list],
+        task=task,
+    )
+
+
+def _check_sample(sample: dict, index: int, rebuilt: _Rebuilt) -> list[str]:
+    """Everything about one logged sample but its scores; the messages start with the document's id."""
+    doc = rebuilt.documents[index]
+    name = str(doc["id"])
+    problems = []
+    if sample.get("doc") != _plain(doc):
+        problems.append("the logged document differs from the rebuilt one")
+    target = rebuilt.target(index)
+    if sample.get("target") != target:
+        problems.append(f"target {shown(sample.get('target'))} logged, the document's is {shown(target)}")
+    prompt, generation = logged_arguments(sample)
+    if prompt != rebuilt.prompts.get(index):
+        problems.append("prompt differs from the rebuilt one")
+    if generation != rebuilt.generation:
+        problems.append(f"generation settings {shown(generation)} logged, the task and the run's --gen_kwargs give "
+                        f"{shown(rebuilt.generation)}")
+    problems += [f"{key} differs from the rebuilt one's" for key, value in rebuilt.hashes(index).items()
+                 if key in sample and sample[key] != value]
+    if sample.get("filter") != rebuilt.filter_name:
+        problems.append(f"filter {shown(sample.get('filter'))} logged, the task's is {rebuilt.filter_name!r}")
+    if sample.get("metrics") != rebuilt.metrics:
+        problems.append(f"metrics {shown(sample.get('metrics'))} listed, the task's are {rebuilt.metrics}")
+    for key in ("resps", "filtered_resps"):
+        answers = logged_answers(sample, key)
+        if answers is None:
+            problems.append(f"{key} is not one list of answers (strings)")
+        elif len(answers) != rebuilt.repeats:
+            problems.append(f"{len(answers)} answers in {key}, the task asks {rebuilt.repeats} (repeats)")
+    return [f"{name}: {problem}" for problem in problems]
+
+
+def _check_scores(sample: dict, doc: dict, row: list[str]) -> tuple[list[str], dict[str, float]]:
+    """The logged scorer output and metrics of one document against its re-scored answers."""
+    problems = []
+    logged = logged_answers(sample, "filtered_resps") or []
+    rescored = [json.loads(item) for item in row]
+    claimed = []
+    for item in logged:
+        try:
+            claimed.append(json.loads(item))
+        except (ValueError, RecursionError):
+            claimed.append(None)
+    if claimed != rescored:
+        statuses = [entry.get("status") if isinstance(entry, dict) else None for entry in claimed]
+        here = [entry["status"] for entry in rescored]
+        if statuses != here:
+            problems.append(f"answers score {here} here, {shown(statuses)} in the run")
+        else:
+            problems.append("filtered_resps differ from what scoring its resps gives (same statuses)")
+    earned = process_results(doc, [row])
+    for metric, value in earned.items():
+        claim = sample.get(metric)
+        if not _is_score(claim):
+            problems.append(f"{metric} {shown(claim)} is not a score (a float in [0, 1])")
+        elif not _close(claim, value):
+            problems.append(f"{metric} {claim} claimed, {value:g} earned")
+    return [f"{doc['id']}: {problem}" for problem in problems], earned
+
+
+def _check_aggregates(claimed: Any, earned: dict[str, list[float]], filter_name: str, task,
+                      bootstrap_iters: Any) -> list[str]:
+    """The task's metrics and their standard errors, recomputed as lm-eval computes them."""
+    from lm_eval.api.metrics import stderr_for_metric
+
+    if not isinstance(claimed, dict):
+        return ["the results hold no metrics for the task"]
+    problems, expected = [], {}
+    iterations = bootstrap_iters if type(bootstrap_iters) is int else None
+    if iterations is None:
+        problems.append(f"bootstrap_iters {shown(bootstrap_iters)} recorded, not a whole number")
+    for metric, values in earned.items():
+        aggregate = task.aggregation()[metric]
+        expected[f"{metric},{filter_name}"] = aggregate(values)
+        stderr = stderr_for_metric(aggregate, iterations) if iterations else None
+        expected[f"{metric}_stderr,{filter_name}"] = stderr(values) if stderr and len(values) > 1 else "N/A"
+    count = len(next(iter(earned.values()), []))
+    if "sample_len" in claimed and claimed["sample_len"] != count:
+        problems.append(f"sample_len {shown(claimed['sample_len'])} claimed, the samples hold {count}")
+    for key in sorted(set(claimed) - set(expected)):
+        if "," in key:
+            problems.append(f"the results claim a metric the task does not produce: {shown(key)}")
+    for key, value in expected.items():
+        claim = claimed.get(key)
+        what = f"the task's {key.split(',')[0]}"
+        if key not in claimed:
+            problems.append(f"{what} is missing from the results")
+        elif value == "N/A" or claim == "N/A":
+            if claim != value:
+                problems.append(f"{what} {shown(claim)} claimed, {value if value == 'N/A' else f'{value:g}'} earned")
+        elif not (_is_score(claim) if "_stderr" not in key else type(claim) is float and math.isfinite(claim)):
+            problems.append(f"{what} {shown(claim)} is not a score (a float in [0, 1])")
+        elif not _close(claim, value):
+            problems.append(f"{what} {claim:g} claimed, {value:g} earned by its samples")
+    return problems
+
+
+def _check_coverage(held: set[int], total: int, limit: Any) -> tuple[str | None, list[str]]:
+    """(VERIFIED or PARTIAL, problems): a run holds every document, or the first ones --limit takes."""
+    if held == set(range(total)):
+        return VERIFIED, []
+    wanted = _limit_documents(limit, total)
+    if wanted is not None and held == set(range(wanted)):
+        return PARTIAL, []
+    missing = sorted(set(range(wanted if wanted is not None else total)) - held)
+    where = f"the first {wanted} (lm_eval --limit {shown(limit)})" if wanted is not None else f"all {total}"
+    return None, [f"the samples hold {len(held)} of the task's {total} documents, not {where}: "
+                  f"{len(missing)} missing (document {missing[0] if missing else 'order'} first)"]
 
 
 def verify_task(run: TaskRun, data_dir: str | None = None) -> TaskVerdict:
     from dynbench_tasks.benchmarks import BENCHMARKS
 
     provenance = run.metadata.get("dynbench") or {}
-    verdict = TaskVerdict(run.task, run.model, FAILED, len(run.samples), run.counts.get("scored", 0))
+    verdict = TaskVerdict(run.task, run.model, FAILED, len(run.samples))
     if not run.samples:
         verdict.outcome = UNVERIFIABLE
         verdict.problems.append("the run logged no samples (run lm_eval with --log_samples)")
         return verdict
-    if not provenance.get("engine_version"):
+    if not isinstance(provenance, dict) or not provenance.get("engine_version"):
         verdict.outcome = UNVERIFIABLE
         verdict.problems.append("the results carry no dynbench provenance")
         return verdict
     try:
-        task = _rebuild(run, provenance, data_dir)
+        task = rebuild_task(run, data_dir)
     except Exception as error:  # noqa: BLE001 - any failure to rebuild is this task's verdict
-        verdict.problems.append(f"its documents could not be rebuilt ({type(error).__name__}: {error})")
+        verdict.problems.append(f"its documents could not be rebuilt ({type(error).__name__}: {shown(str(error))})")
         return verdict
     verdict.problems += _check_provenance(provenance, task)
     if verdict.problems:
         return verdict
-    documents = list(task.test_docs())
-    prompts = _prompts(task)
+    results = run_results(run)
+    rebuilt = _rebuilt(task, results)
+    total = len(rebuilt.documents)
+    verdict.scored, verdict.repeats = total, rebuilt.repeats
+    verdict.greedy = is_greedy(rebuilt.generation)
+
+    held, logged, docs, generations = set(), [], [], []
+    for position, sample in enumerate(run.samples):
+        index = sample.get("doc_id") if isinstance(sample, dict) else None
+        if type(index) is not int or not 0 <= index < total:
+            verdict.problems.append(f"sample {position}: doc_id {shown(index)} is not a document of this task")
+            continue
+        if index in held:
+            verdict.problems.append(f"{rebuilt.documents[index]['id']}: logged more than once")
+            continue
+        held.add(index)
+        found = _check_sample(sample, index, rebuilt)
+        verdict.problems += found
+        answers = logged_answers(sample, "resps")
+        if answers is not None and len(answers) == rebuilt.repeats:
+            logged.append(sample)
+            docs.append(rebuilt.documents[index])
+            generations.append(answers)
     spec = BENCHMARKS[run.benchmark]
-    if run.documents_claimed is not None and run.documents_claimed != len(run.samples):
-        verdict.problems.append(f"the results claim {run.documents_claimed} documents, the samples hold "
-                                f"{len(run.samples)}")
-    logged, docs, generations, seen = [], [], [], set()
-    for sample in run.samples:
-        index, identifier = sample.get("doc_id"), str((sample.get("doc") or {}).get("id"))
-        if not isinstance(index, int) or not 0 <= index < len(documents) or str(documents[index]["id"]) != identifier:
-            verdict.problems.append(f"{identifier}: not a document of this task")
-            continue
-        if index in seen:
-            verdict.problems.append(f"{identifier}: logged more than once")
-            continue
-        seen.add(index)
-        prompt = ((sample.get("arguments") or {}).get("gen_args_0") or {}).get("arg_0")
-        if prompt != prompts.get(index):
-            verdict.problems.append(f"{identifier}: prompt differs from the rebuilt one")
-        logged.append(sample)
-        docs.append(documents[index])
-        generations.append([str(g) for g in (sample.get("resps") or [[]])[0]])
-    rescored = spec.score(generations, docs, task.settings) if docs else []
-    pass_at_1 = []
-    for sample, doc, row in zip(logged, docs, rescored, strict=True):
-        statuses = [json.loads(item)["status"] for item in row]
-        if statuses != _statuses(sample):
-            verdict.problems.append(f"{doc['id']}: answers score {statuses} here, {_statuses(sample)} in the run")
-        score = pass_at_k(len(statuses), statuses.count(PASSED), 1)
-        pass_at_1.append(score)
-        if not math.isclose(float(sample.get("pass@1", -1)), score, abs_tol=1e-9):
-            verdict.problems.append(f"{doc['id']}: pass@1 {sample.get('pass@1')} claimed, {score:g} earned")
-    if pass_at_1 and run.pass_at_1 is not None and not math.isclose(sum(pass_at_1) / len(pass_at_1), run.pass_at_1,
-                                                                    abs_tol=1e-9):
-        verdict.problems.append(f"the task's pass@1 {run.pass_at_1:g} claimed, {sum(pass_at_1) / len(pass_at_1):g} "
-                                "earned by its samples")
+    rows = spec.score(generations, docs, task.settings) if docs else []
+    earned: dict[str, list[float]] = {}
+    for sample, doc, row in zip(logged, docs, rows, strict=True):
+        found, metrics = _check_scores(sample, doc, row)
+        verdict.problems += found
+        for metric, value in metrics.items():
+            earned.setdefault(metric, []).append(value)
+
+    verdict.documents = len(held)
+    configuration = section(results, "config")
+    outcome, found = _check_coverage(held, total, configuration.get("limit"))
+    verdict.problems += found
+    counts = section(results, "n-samples").get(run.task)
+    if counts is not None and counts != {"original": total, "effective": len(run.samples)}:
+        verdict.problems.append(f"lm-eval's n-samples {shown(counts)} claimed; the task has {total} documents, "
+                                f"the samples hold {len(run.samples)}")
+    configured = section(results, "configs", run.task)
+    if configured.get("repeats") != rebuilt.repeats:
+        verdict.problems.append(f"repeats {shown(configured.get('repeats'))} in the task's config, the rebuilt "
+                                f"task has {rebuilt.repeats}")
+    if configured.get("generation_kwargs") != rebuilt.generation:
+        verdict.problems.append(f"generation_kwargs {shown(configured.get('generation_kwargs'))} in the task's "
+                                f"config, the task and the run's --gen_kwargs give {shown(rebuilt.generation)}")
+    if earned and len(docs) == len(run.samples):
+        verdict.problems += _check_aggregates(section(results, "results").get(run.task), earned,
+                                              rebuilt.filter_name, task, configuration.get("bootstrap_iters"))
+        verdict.problems += _check_task_hash(results, run, rebuilt)
     if not verdict.problems:
-        verdict.outcome = VERIFIED if verdict.documents >= verdict.scored else PARTIAL
+        verdict.outcome = outcome
     return verdict
+
+
+def _check_task_hash(results: dict, run: TaskRun, rebuilt: _Rebuilt) -> list[str]:
+    """lm-eval's ``task_hashes`` entry: the hash of every sample's three hashes, in logged order."""
+    claimed = section(results, "task_hashes").get(run.task)
+    if claimed is None:
+        return []
+    parts = ["".join(rebuilt.hashes(sample["doc_id"]).values()) for sample in run.samples]
+    return [] if claimed == _hash("".join(parts)) else ["lm-eval's task hash differs from the rebuilt samples'"]
 
 
 def verify_runs(folders: list[str], data_dir: str | None = None) -> list[TaskVerdict]:
