@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import tempfile
 import time
@@ -50,7 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--benchmark", default="transcoder", choices=("transcoder", "avatar"))
     parser.add_argument("--naive", type=int, default=20, help="translations judged the naive way")
-    parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--workers", type=int, help="judge JVMs (default: the judge's own)")
     parser.add_argument("--skip", default="", help="problem ids to leave out, comma-separated")
     parser.add_argument("--data-dir")
     args = parser.parse_args()
@@ -59,6 +58,7 @@ def main() -> None:
     items = [(java, doc) for java, doc in benchmark.reference_items(load_benchmark(args.benchmark, args.data_dir))
              if doc["id"] not in skipped]
     with JavaJudge(workers=args.workers) as judge:
+        workers = len(judge.workers)
         start = time.perf_counter()
         benchmark.judge_replies(items[:4], judge, 10_000)  # start the JVMs
         benchmark.prepare(items, judge, 10_000)  # reference values, where the benchmark needs them
@@ -75,7 +75,7 @@ def main() -> None:
         "seconds": round(ours, 2), "judgements_per_second": round(ours_rate, 1),
         "naive_judgements": args.naive, "naive_passed": naive_passed, "naive_seconds": round(slow, 2),
         "naive_judgements_per_second": round(naive_rate, 2), "speedup": round(ours_rate / naive_rate, 1),
-        "workers": args.workers, "skipped": sorted(skipped), "preparation_seconds": round(prepared, 2),
+        "workers": workers, "skipped": sorted(skipped), "preparation_seconds": round(prepared, 2),
     }))
 
 

@@ -256,16 +256,13 @@ def judged_harness(harness: str) -> JudgedHarness:
 
 
 def _methods_block(code: str, tokens: list, methods: list) -> str:
-    from dynbench_tasks.judge import java_source as js
-
+    """The answer's methods, each made static (the judge redirects their exits, as in every source)."""
     members = []
     for method in methods:
         text = code[method.start:method.end]
         header = text.split("(")[0].split()
         members.append(text if "static" in header else "static " + text)
-    block = "\n\n".join(members)
-    block_tokens = js.tokenize(block)
-    return js.rewrite(block, js.exit_redirections(block_tokens))
+    return "\n\n".join(members)
 
 
 def _harness_job(block: str, imports: list[str], key: str, harness: JudgedHarness, time_limit_ms: int) -> JavaJob:

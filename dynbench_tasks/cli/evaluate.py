@@ -11,13 +11,7 @@ import argparse
 import sys
 
 from dynbench_tasks.lmeval import discovery
-from dynbench_tasks.lmeval.demo_model import model_args as demo_model_args  # noqa: F401 - see below
-from dynbench_tasks.lmeval.demo_model import model_file as demo_model_file  # noqa: F401 - see below
 from mutators.errors import DynbenchError
-
-# demo_model_args and demo_model_file: the demo model's facts live in lmeval.demo_model; these names
-# stay for their callers elsewhere (dynbench contaminate, scripts/bench_cold_run.py,
-# tests/test_data_parallel.py) until they import from there.
 
 _NOT_FOUND = "Tasks not found: "  # lm-eval's ValueError when no task matches a name
 

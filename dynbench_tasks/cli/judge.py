@@ -23,7 +23,7 @@ def add_parsers(commands) -> None:
                         help="judge the benchmark's own reference Java (the only source for now)")
     add_data_dir(parser)
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per test run (default 10)")
-    parser.add_argument("--workers", type=int, help="judge JVMs (default: one per core)")
+    parser.add_argument("--workers", type=int, help="judge JVMs (default: one per core, plus one)")
     parser.add_argument("--out", type=output_file, metavar="FILE.jsonl",
                         help="also write one line per problem with its status")
     parser.set_defaults(handler=run)

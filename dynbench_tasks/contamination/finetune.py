@@ -1,8 +1,9 @@
-"""``dynbench contaminate``: the paper's RQ3 as a command. Fine-tune a causal LM on the original
-CRUXEval problems (the tasks' own prompt → answer, or the data file's raw text), then score the base and the fine-tuned
-model through lm-eval on the static task and on dynamic variants, on the same problems, seeds and
-documents, and report the gain each variant shows. A contaminated static benchmark shows a large
-gain; a benchmark that still measures the model shows a small one."""
+"""``dynbench contaminate``: the paper's RQ3 as a command. Fine-tune a causal LM on original problems
+(CRUXEval: the tasks' own prompt → answer, or the data file's raw text; a translation benchmark: the
+tasks' prompt → the benchmark's reference Java), then score the base and the fine-tuned model through
+lm-eval on the static task and on dynamic variants, on the same problems, seeds and documents, and
+report the gain each variant shows. A contaminated static benchmark shows a large gain; a benchmark
+that still measures the model shows a small one."""
 
 from __future__ import annotations
 
@@ -10,16 +11,21 @@ import json
 import logging
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from dynbench_tasks.benchmarks import load_benchmark
+from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
 from dynbench_tasks.benchmarks.cruxeval import paper_prompt
+from dynbench_tasks.benchmarks.translation import TranslationBenchmark
+from dynbench_tasks.benchmarks.translation import prompt as translation_prompt
 from dynbench_tasks.contamination import TRAIN_FORMATS
+from dynbench_tasks.errors import SettingsError
 from dynbench_tasks.lmeval.settings import check_ids
 
 logger = logging.getLogger("lm_eval.dynbench")
 PROMPT, RAW = TRAIN_FORMATS
+CRUXEVAL = "cruxeval"
 
 
 @dataclass
@@ -33,34 +39,85 @@ class TrainingSettings:
     train_format: str = PROMPT
 
 
-def choose_problems(data_dir: str | None, limit: int | None, ids: list[str] | None, seed: int) -> list[dict]:
-    """The problems to train on: the given ids, else ``limit`` problems drawn with ``seed``."""
-    records = load_benchmark("cruxeval", data_dir)
-    if ids:
-        check_ids("cruxeval", tuple(ids), [r["id"] for r in records])
-        wanted = set(ids)
-        return [r for r in records if r["id"] in wanted]
-    if limit is None or limit >= len(records):
-        return records
-    return sorted(random.Random(seed).sample(records, limit), key=lambda r: int(r["id"].split("_")[1]))
+@dataclass(frozen=True)
+class Choice:
+    """Which problems to train on: ``ids``, else ``limit`` drawn with ``seed``; all without either."""
+
+    limit: int | None = None
+    ids: tuple[str, ...] = ()
+    seed: int = 0
 
 
+def is_translation(benchmark: str) -> bool:
+    return isinstance(BENCHMARKS[benchmark], TranslationBenchmark)
 
 
-def training_text(record: dict, train_format: str = PROMPT) -> tuple[str, str]:
+def check_benchmark(benchmark: str, train_format: str) -> None:
+    """A benchmark and format there is something to fine-tune on, checked before anything loads."""
+    spec = BENCHMARKS[benchmark]
+    if not is_translation(benchmark):
+        return
+    if spec.reference_field is None:
+        raise SettingsError(f"{benchmark} cannot be fine-tuned on: {spec.no_reference_reason}; "
+                            "use --benchmark transcoder")
+    if train_format == RAW:
+        raise SettingsError(f"--train-format raw is CRUXEval's (the program and its assertion as its data file "
+                            f"holds them); {benchmark} trains on the tasks' prompt -> the reference Java only")
+
+
+def choose_problems(records: list[dict], benchmark: str, choice: Choice,
+                    candidates: set[str] | None = None) -> list[dict]:
+    """The problems to train on, in the data file's order: the given ids, else ``limit`` of the
+    ``candidates`` (default: every record) drawn with ``seed``."""
+    if choice.ids:
+        check_ids(benchmark, choice.ids, [r["id"] for r in records])
+        wanted = set(choice.ids)
+        return [r for r in records if str(r["id"]) in wanted]
+    pool = records if candidates is None else [r for r in records if str(r["id"]) in candidates]
+    if choice.limit is None or choice.limit >= len(pool):
+        return pool
+    drawn = {str(r["id"]) for r in random.Random(choice.seed).sample(pool, choice.limit)}
+    return [r for r in pool if str(r["id"]) in drawn]
+
+
+def scored_ids(benchmark: str, variants: list[str], metadata: dict) -> dict[str, set[str]]:
+    """The problems each variant's task scores, built as the evaluation will build them (with the
+    default scope an answer-changing variant scores only problems whose answer changed, a rewrite only
+    programs it changed, and a translation task only problems its judge can run)."""
+    from dynbench_tasks.lmeval import task_manager
+
+    loaded = task_manager(metadata).load([f"{benchmark}_{variant}" for variant in variants])["tasks"]
+    return {variant: {str(doc["id"]) for doc in loaded[f"{benchmark}_{variant}"].test_docs()} for variant in variants}
+
+
+def reference_reply(record: dict, benchmark: str) -> str:
+    """A translation benchmark's reference Java as a reply its judge reads: one fenced ``java`` block."""
+    return f"```java\n{record[BENCHMARKS[benchmark].reference_field]}\n```"
+
+
+def reply_fits(tokenizer, record: dict, benchmark: str, max_gen_toks: int) -> bool:
+    """Whether the reference reply can be generated within ``max_gen_toks`` tokens."""
+    return len(tokenizer(reference_reply(record, benchmark), add_special_tokens=False)["input_ids"]) <= max_gen_toks
+
+
+def training_text(record: dict, train_format: str = PROMPT, benchmark: str = CRUXEVAL) -> tuple[str, str]:
     """(context, text to learn). ``prompt``: the tasks' own prompt of the original program, then the
-    answer they expect. ``raw``: the benchmark's public text as it sits in its data file, the program
-    and its assertion, all of it learnt, as a crawler would have scraped it."""
+    answer they expect (CRUXEval: the output; translation: the reference Java, as a reply the judge
+    reads). ``raw`` (CRUXEval): the benchmark's public text as it sits in its data file, the program and
+    its assertion, all of it learnt, as a crawler would have scraped it."""
+    if is_translation(benchmark):
+        return translation_prompt(record), reference_reply(record, benchmark)
     if train_format == RAW:
         return "", f"{record['code']}\nassert f({record['input']}) == {record['output']}\n"
     return paper_prompt(record), f" {record['output']} # done"
 
 
-def training_examples(tokenizer, records: list[dict], max_length: int, train_format: str = PROMPT) -> list[dict]:
+def training_examples(tokenizer, records: list[dict], max_length: int, train_format: str = PROMPT,
+                      benchmark: str = CRUXEVAL) -> list[dict]:
     """Token ids of context + text, with labels only on the text (the context is masked out)."""
     examples = []
     for record in records:
-        prompt, completion = training_text(record, train_format)
+        prompt, completion = training_text(record, train_format, benchmark)
         prompt_ids = tokenizer(prompt, add_special_tokens=False)["input_ids"]
         answer_ids = tokenizer(completion, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
         examples.append({"input_ids": (prompt_ids + answer_ids)[-max_length:],
@@ -97,13 +154,13 @@ def plain_model(model: str, gguf_file: str | None, folder: Path) -> str:
     return str(folder)
 
 
-def fine_tune(model: str, records: list[dict], out: Path, settings: TrainingSettings) -> Path:
+def fine_tune(model: str, records: list[dict], benchmark: str, out: Path, settings: TrainingSettings) -> Path:
     """Train on prompt → answer with the loss on the answer tokens only; save a normal model folder."""
     import torch
     from transformers import Trainer, TrainingArguments
 
     network, tokenizer = load_model(model)
-    examples = training_examples(tokenizer, records, settings.max_length, settings.train_format)
+    examples = training_examples(tokenizer, records, settings.max_length, settings.train_format, benchmark)
 
     def collate(batch):
         width = max(len(e["input_ids"]) for e in batch)
@@ -135,58 +192,127 @@ class Evaluation:
     max_gen_toks: int | None = None
 
 
-def evaluate(name: str, model_args: str, variants: list[str], ids: list[str], metadata: dict,
-             evaluation: Evaluation, folder: Path) -> dict[str, float]:
-    """pass@1 (%) per variant through lm-eval's own evaluator, restricted to ``ids``; results and
-    samples are written to ``folder`` in lm-eval's layout, so ``dynbench report`` reads them."""
+@dataclass
+class Scores:
+    """One model on one variant."""
+
+    pass_at_1: float  # %
+    documents: int
+    statuses: dict[str, int]  # how many samples got each scorer status (passed, wrong_output, no_code, …)
+
+
+def evaluate(name: str, model_args: str, benchmark: str, variants: list[str], ids: list[str], metadata: dict,
+             evaluation: Evaluation, folder: Path) -> dict[str, Scores]:
+    """pass@1 per variant through lm-eval's own evaluator, restricted to ``ids``; results and samples
+    are written to ``folder`` in lm-eval's layout, so ``dynbench report`` reads them."""
     import lm_eval
     from lm_eval.utils import handle_non_serializable
 
     from dynbench_tasks.lmeval import task_manager
 
-    tasks = [f"cruxeval_{variant}" for variant in variants]
+    tasks = {variant: f"{benchmark}_{variant}" for variant in variants}
     manager = task_manager({**metadata, "ids": ids})
     generation = f"max_gen_toks={evaluation.max_gen_toks}" if evaluation.max_gen_toks else None
-    results = lm_eval.simple_evaluate(model="hf", model_args=model_args, tasks=tasks, device=evaluation.device,
-                                      batch_size=evaluation.batch_size, task_manager=manager, gen_kwargs=generation,
-                                      confirm_run_unsafe_code=True, log_samples=True)
+    results = lm_eval.simple_evaluate(model="hf", model_args=model_args, tasks=list(tasks.values()),
+                                      device=evaluation.device, batch_size=evaluation.batch_size, task_manager=manager,
+                                      gen_kwargs=generation, confirm_run_unsafe_code=True, log_samples=True)
     folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y-%m-%dT%H-%M-%S.000000")
     samples = results.pop("samples")
     results["model_name"] = name
     (folder / f"results_{stamp}.json").write_text(json.dumps(results, indent=1, default=handle_non_serializable))
-    for task in tasks:
+    for task in tasks.values():
         with (folder / f"samples_{task}_{stamp}.jsonl").open("w", encoding="utf-8") as handle:
             for sample in samples[task]:
                 handle.write(json.dumps(sample, default=handle_non_serializable, ensure_ascii=False) + "\n")
-    return {task.removeprefix("cruxeval_"): round(results["results"][task]["pass@1,sandbox"] * 100, 2)
-            for task in tasks}
+    scores = {}
+    for variant, task in tasks.items():
+        metrics = results["results"][task]
+        # pass@1 under the task's one filter (sandbox for CRUXEval, judge for translation)
+        pass_at_1 = next(value for key, value in metrics.items() if key.startswith("pass@1,"))
+        statuses = Counter(json.loads(scored)["status"] for sample in samples[task]
+                           for scored in sample["filtered_resps"][0])
+        scores[variant] = Scores(round(pass_at_1 * 100, 2), len(samples[task]), dict(statuses))
+    return scores
 
 
-def table(base: dict[str, float], tuned: dict[str, float]) -> str:
-    lines = ["| variant | base pass@1 | fine-tuned pass@1 | gain (points) |", "|---|---|---|---|"]
-    for variant, score in base.items():
-        lines.append(f"| {variant} | {score:.2f} | {tuned[variant]:.2f} | {tuned[variant] - score:+.2f} |")
+def table(base: dict[str, Scores], tuned: dict[str, Scores]) -> str:
+    lines = ["| variant | documents | base pass@1 | fine-tuned pass@1 | gain (points) |", "|---|---|---|---|---|"]
+    for variant, before in base.items():
+        after = tuned[variant].pass_at_1
+        lines.append(f"| {variant} | {before.documents} | {before.pass_at_1:.2f} | {after:.2f} | "
+                     f"{after - before.pass_at_1:+.2f} |")
     return "\n".join(lines)
 
 
-def run_contamination(model: str, out: Path, variants: list[str], records: list[dict], settings: TrainingSettings,
-                      metadata: dict, evaluation: Evaluation, gguf_file: str | None = None) -> dict:
+def translation_candidates(records: list[dict], benchmark: str, scored: dict[str, set[str]], base_model: str,
+                           max_gen_toks: int | None) -> set[str]:
+    """Problems every variant scores and, with ``max_gen_toks``, whose reference reply fits in it (a
+    reply cut short fails whatever the model learnt)."""
+    candidates = set.intersection(*scored.values())
+    if max_gen_toks:
+        from transformers import AutoTokenizer
+
+        tokenizer = AutoTokenizer.from_pretrained(base_model)
+        candidates = {str(r["id"]) for r in records
+                      if str(r["id"]) in candidates and reply_fits(tokenizer, r, benchmark, max_gen_toks)}
+    logger.info("%s: %d problems every variant scores%s", benchmark, len(candidates),
+                f" with a reference of at most {max_gen_toks} tokens" if max_gen_toks else "")
+    if not candidates:
+        raise SettingsError(f"no {benchmark} problem is scored by every one of the variants"
+                            + (f" with a reference Java of at most {max_gen_toks} tokens" if max_gen_toks else ""))
+    return candidates
+
+
+def check_scored(chosen: list[dict], benchmark: str, scored: dict[str, set[str]]) -> None:
+    """Every variant must score some of the chosen problems (lm-eval would stop after the fine-tuning)."""
+    ids = {str(r["id"]) for r in chosen}
+    for variant, scored_here in scored.items():
+        if not ids & scored_here:
+            raise SettingsError(f"{benchmark}_{variant} scores none of the chosen problems (a rewrite scores the "
+                                "programs it changed, an answer-changing variant those whose answer changed)")
+
+
+def run_contamination(model: str, out: Path, benchmark: str, variants: list[str], choice: Choice,
+                      settings: TrainingSettings, metadata: dict, evaluation: Evaluation,
+                      gguf_file: str | None = None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
-    ids = [record["id"] for record in records]
     started = time.perf_counter()
+    records = load_benchmark(benchmark, metadata.get("data_dir"))
+    translation = is_translation(benchmark)
+    # Given ids are checked before the slow steps; a translation draw needs the model's tokenizer (below).
+    chosen = None if translation and not choice.ids else choose_problems(records, benchmark, choice)
+    # Translation: only problems every variant scores are drawn, so each row of the table compares the same ones.
+    scored = scored_ids(benchmark, variants, metadata) if translation else None
     base_model = plain_model(model, gguf_file, out / "base_model")
-    tuned_folder = fine_tune(base_model, records, out, settings)
+    drawn_from = None if choice.ids else len(records)  # how many problems the draw was made from
+    if chosen is None:
+        candidates = translation_candidates(records, benchmark, scored, base_model, evaluation.max_gen_toks)
+        chosen, drawn_from = choose_problems(records, benchmark, choice, candidates), len(candidates)
+    if scored is not None:
+        check_scored(chosen, benchmark, scored)
+    ids = [str(record["id"]) for record in chosen]
+    prepared = time.perf_counter()
+    tuned_folder = fine_tune(base_model, chosen, benchmark, out, settings)
     trained = time.perf_counter()
-    base = evaluate("base", f"pretrained={base_model},dtype=float32", variants, ids, metadata, evaluation,
+    base = evaluate("base", f"pretrained={base_model},dtype=float32", benchmark, variants, ids, metadata, evaluation,
                     out / "results" / "base")
-    tuned = evaluate("fine-tuned", f"pretrained={tuned_folder},dtype=float32", variants, ids, metadata, evaluation,
-                     out / "results" / "fine-tuned")
+    tuned = evaluate("fine-tuned", f"pretrained={tuned_folder},dtype=float32", benchmark, variants, ids, metadata,
+                     evaluation, out / "results" / "fine-tuned")
+    finished = time.perf_counter()
     summary = {
-        "model": model, "gguf_file": gguf_file, "problems": ids, "training": settings.__dict__,
-        "evaluation_metadata": metadata, "base": base, "fine_tuned": tuned,
-        "gain": {v: round(tuned[v] - base[v], 2) for v in variants},
-        "seconds": {"fine_tuning": round(trained - started, 1), "total": round(time.perf_counter() - started, 1)},
+        "model": model, "gguf_file": gguf_file, "benchmark": benchmark, "problems": ids,
+        "drawn_from": drawn_from,
+        "training": settings.__dict__, "evaluation_metadata": metadata,
+        "max_gen_toks": evaluation.max_gen_toks,
+        "base": {v: s.pass_at_1 for v, s in base.items()},
+        "fine_tuned": {v: s.pass_at_1 for v, s in tuned.items()},
+        "gain": {v: round(tuned[v].pass_at_1 - base[v].pass_at_1, 2) for v in variants},
+        "documents": {v: s.documents for v, s in base.items()},
+        "statuses": {"base": {v: s.statuses for v, s in base.items()},
+                     "fine_tuned": {v: s.statuses for v, s in tuned.items()}},
+        "seconds": {"preparing": round(prepared - started, 1), "fine_tuning": round(trained - prepared, 1),
+                    "evaluation": round(finished - trained, 1), "total": round(finished - started, 1)},
         "fine_tuned_model": str(tuned_folder),
     }
     (out / "contamination.json").write_text(json.dumps(summary, indent=1))

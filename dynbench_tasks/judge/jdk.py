@@ -15,6 +15,9 @@ from dynbench_tasks.errors import JdkMissing
 
 JDK_PACKAGE = "default-jdk-headless"
 _SOURCES = Path(__file__).resolve().parent / "java" / "dynbench"
+# The judge's own classes concatenate strings inline, as CompileServer compiles answers: the default
+# (an invokedynamic bootstrap) costs every fresh JVM milliseconds.
+STARTUP_OPTIONS = ["-XDstringConcat=inline"]
 
 
 def find_jdk() -> tuple[str, str]:
@@ -38,13 +41,15 @@ def judge_classes() -> Path:
     (the JVMs may run as an unprivileged user)."""
     _, javac = find_jdk()
     sources = sorted(_SOURCES.glob("*.java"))
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + javac.encode()).hexdigest()[:16]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + " ".join([javac, *STARTUP_OPTIONS]).encode()
+                            ).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / f"dynbench-judge-{os.getuid()}-{digest}"
     built = all((folder / "dynbench" / f"{source.stem}.class").is_file() for source in sources)
     if built and folder.stat().st_uid == os.getuid():
         return folder
     staging = Path(tempfile.mkdtemp(prefix="dynbench-judge-build-"))
-    done = subprocess.run([javac, "-d", str(staging), *map(str, sources)], capture_output=True, text=True)
+    done = subprocess.run([javac, *STARTUP_OPTIONS, "-d", str(staging), *map(str, sources)], capture_output=True,
+                          text=True)
     if done.returncode != 0:
         raise JdkMissing(f"could not compile the Java judge with {javac}:\n{done.stderr[-2000:]}")
     for path in [staging, *staging.rglob("*")]:

@@ -43,6 +43,9 @@ _JVM_FLAGS = ["-Xss8m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-Use
               "-Djava.io.tmpdir=/tmp"]
 _LIMITS = {"nproc": 512, "fsize": 64 << 20, "nofile": 1024, "core": 0}  # per JVM
 _PRLIMIT_OPTIONS = [f"--{name}={value}" for name, value in _LIMITS.items()]
+# A JVM's start waits on bubblewrap (its namespaces, the child-pid handshake) as well as computing:
+# one JVM more than cores keeps the cores busy (TransCoder: 14.2 -> 15.7 judgements/s on 2 cores).
+SPARE_JVMS = 1
 _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
 
 
@@ -335,7 +338,7 @@ class JavaJudge(WorkerPool):
     """``with JavaJudge() as judge: results = judge.run(jobs)`` — results in job order."""
 
     def __init__(self, workers: int | None = None, batch_size: int = 48) -> None:
-        super().__init__(JudgeWorker, batch_size, max(1, workers or os.cpu_count() or 1))
+        super().__init__(JudgeWorker, batch_size, max(1, workers or (os.cpu_count() or 1) + SPARE_JVMS))
 
     def run(self, jobs: Sequence[JavaJob], progress: Callable[[int], None] | None = None) -> list[JobResult]:
         keyed = [(str(i), job) for i, job in enumerate(jobs)]

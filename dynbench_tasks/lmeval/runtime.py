@@ -32,10 +32,10 @@ def default_workers() -> int:
     return max(1, cores // local_processes())
 
 
-def _shared(name: str, workers_variable: str, start: Callable[[int], object]):
+def _shared(name: str, workers_variable: str, start: Callable[[int], object], spare: int = 0):
     with _lock:
         if name not in _started:
-            workers = int(os.environ.get(workers_variable, "0") or 0) or default_workers()
+            workers = int(os.environ.get(workers_variable, "0") or 0) or default_workers() + spare
             logger.info("%s: %d workers (%s=%s; %d evaluation processes on this machine)", name, workers,
                         workers_variable, os.environ.get(workers_variable, "unset"), local_processes())
             resource = start(workers)
@@ -57,7 +57,7 @@ def shared_sandbox(hash_seed: int | None = None):
 
 def shared_java_judge():
     """The Java judge for translation scoring (``DYNBENCH_JAVA_WORKERS`` JVMs, default this process's
-    share of the cores)."""
-    from dynbench_tasks.judge.pool import JavaJudge
+    share of the cores plus :data:`~dynbench_tasks.judge.pool.SPARE_JVMS`)."""
+    from dynbench_tasks.judge.pool import SPARE_JVMS, JavaJudge
 
-    return _shared("java", "DYNBENCH_JAVA_WORKERS", lambda workers: JavaJudge(workers=workers))
+    return _shared("java", "DYNBENCH_JAVA_WORKERS", lambda workers: JavaJudge(workers=workers), SPARE_JVMS)

@@ -161,14 +161,18 @@ public final class Runner {
         System.setOut(printer);
         Record.drain();
         ProgramThreads program = new ProgramThreads(result);
-        Thread runner = new Thread(program, () -> {
-            try {
-                Class<?> main = Class.forName(mainClass, true, new JobLoader(classes));
-                java.lang.reflect.Method entry = main.getMethod("main", String[].class);
-                entry.setAccessible(true);  // like the java launcher, run main of a non-public class too
-                entry.invoke(null, (Object) new String[0]);
-            } catch (Throwable thrown) {
-                program.end(thrown);
+        // An anonymous class, not a lambda: a lambda's bootstrap costs every fresh JVM milliseconds.
+        Thread runner = new Thread(program, new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    Class<?> main = Class.forName(mainClass, true, new JobLoader(classes));
+                    java.lang.reflect.Method entry = main.getMethod("main", String[].class);
+                    entry.setAccessible(true);  // like the java launcher, run main of a non-public class too
+                    entry.invoke(null, (Object) new String[0]);
+                } catch (Throwable thrown) {
+                    program.end(thrown);
+                }
             }
         }, "judged-main", STACK_BYTES);
         runner.setDaemon(true);
