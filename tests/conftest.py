@@ -87,3 +87,12 @@ def browser(tmp_path_factory):
 def browser_errors(driver) -> list[dict]:
     """The page's console errors."""
     return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+@pytest.fixture(scope="module")
+def seeded_sandboxes():
+    """Two sandboxes with different hash seeds, as the answer-changing operators check outputs."""
+    from mutators.execution import Sandbox
+
+    with Sandbox(workers=1, hash_seed=1) as first, Sandbox(workers=1, hash_seed=2) as second:
+        yield first, second

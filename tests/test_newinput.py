@@ -16,7 +16,6 @@ from scripted_server import ScriptedServer
 from dynbench_tasks.errors import SettingsError
 from dynbench_tasks.lmeval import task_manager
 from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
-from mutators.execution import Sandbox
 from mutators.execution.plain import decode
 from mutators.input_choice import (
     FAILS,
@@ -31,12 +30,6 @@ from mutators.input_choice import (
     choose_new_inputs,
 )
 from mutators.programs import CallTests
-
-
-@pytest.fixture(scope="module")
-def seeded_sandboxes():
-    with Sandbox(workers=1, hash_seed=1) as first, Sandbox(workers=1, hash_seed=2) as second:
-        yield first, second
 
 
 def _choose(code: str, arguments: str, output: str, sandboxes, chain: str = "I", seed: int = 0):

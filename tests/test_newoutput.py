@@ -15,17 +15,10 @@ from dynbench_tasks.benchmarks.new_answers import (
     script_problem,
 )
 from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
-from mutators.execution import Sandbox
 from mutators.input_choice import choose_new_inputs
 from mutators.newoutput import edits
 from mutators.output_choice import FAILS, NO_SITES, NONDETERMINISTIC, SAME_ANSWERS, choose_new_outputs
 from mutators.programs import CallTests, StdinTests
-
-
-@pytest.fixture(scope="module")
-def seeded_sandboxes():
-    with Sandbox(workers=1, hash_seed=1) as first, Sandbox(workers=1, hash_seed=2) as second:
-        yield first, second
 
 
 # ---------------------------------------------------------------------------------- the edits
