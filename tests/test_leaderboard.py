@@ -61,6 +61,20 @@ def test_a_benchmark_without_an_answer_changing_variant_is_listed_apart_and_says
     assert "Why this headline" in text
 
 
+def test_on_translation_the_headline_counts_only_answer_changes_under_rewrites(tmp_path):
+    """A fine-tuned model copies newoutput's one changed literal into the Java it memorised, so on
+    translation newoutput is shown but not counted; fuvo alone makes the headline."""
+    write_run(tmp_path / "t", "model-t", {"transcoder_orig": [1, 1, 1, 1], "transcoder_newoutput": [1, 1, 1, 0],
+                                           "transcoder_fuvo": [1, 0, 0, 0]})
+    write_run(tmp_path / "u", "model-u", {"transcoder_orig": [1, 1, 1, 1], "transcoder_newoutput": [1, 1, 1, 1]})
+    write_run(tmp_path / "c", "model-c", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newoutput": [1, 1, 1, 0]})
+    rows = {row.model: row for row in build_rows(load_runs([str(tmp_path / d) for d in "tuc"]), {})}
+    t, u, c = rows["model-t"], rows["model-u"], rows["model-c"]
+    assert t.headline_variants == ["fuvo"] and t.headline == pytest.approx(25.0) and t.drop == pytest.approx(75.0)
+    assert u.headline is None and u.rank is None and "(fuvo)" in u.not_ranked and "newoutput" in u.not_ranked
+    assert c.headline_variants == ["newoutput"] and c.headline == pytest.approx(75.0)  # CRUXEval counts it
+
+
 def test_the_site_is_written_whole(board_runs, tmp_path):
     _, written = write_leaderboard(load_runs(board_runs), {}, tmp_path / "site")
     assert [p.name for p in written] == ["index.html", "leaderboard.json", "leaderboard.csv", "leaderboard.md"]

@@ -203,6 +203,19 @@ def test_headline_without_samples_and_without_answer_changing_variants(tmp_path)
     assert "run cruxeval_newinput or cruxeval_fuvi or cruxeval_newoutput or cruxeval_fuvio" in text
 
 
+def test_a_translation_headline_leaves_out_the_copyable_newoutput(tmp_path):
+    write_run(tmp_path / "a", "model-a", {"avatar_orig": [1, 1, 1, 1], "avatar_newoutput": [1, 1, 1, 1],
+                                          "avatar_fuvo": [0, 1, 0, 0]})
+    write_run(tmp_path / "b", "model-b", {"avatar_orig": [1, 1, 0, 0], "avatar_newoutput": [1, 1, 0, 0]})
+    report = Report(load_runs([str(tmp_path / "a"), str(tmp_path / "b")]))
+    a, b = report.summaries("avatar")
+    assert (a.headline_variants, a.headline, a.drop) == (["fuvo"], 25, 75)
+    assert b.headline is None  # newoutput alone is no headline on translation
+    write_report(report, tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "run avatar_fuvo." in text and "run avatar_newoutput" not in text
+
+
 def test_coverage_counts_what_the_run_scored(tmp_path):
     """A --limit run's task still records the documents it built; the report counts the scored ones:
     logged samples, else lm-eval's own count, and says which."""

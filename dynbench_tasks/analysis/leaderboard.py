@@ -31,7 +31,7 @@ from dynbench_tasks.analysis.runs import BUILTIN, TaskRun
 from dynbench_tasks.analysis.text import csv_cell, html_text, markdown_cell, one_line
 from dynbench_tasks.analysis.verify import FAILED, PARTIAL, UNVERIFIABLE, VERIFIED, TaskVerdict, is_greedy
 from dynbench_tasks.benchmarks import BENCHMARKS
-from dynbench_tasks.variants import ANSWER_CHANGING, MEANING_PRESERVING, STATIC, VARIANTS
+from dynbench_tasks.variants import ANSWER_CHANGING, COPYABLE_ANSWER_CHANGES, MEANING_PRESERVING, STATIC, VARIANTS
 
 HEADLINE = "contamination-resistant score"
 WHY_HEADLINE = (
@@ -39,8 +39,10 @@ WHY_HEADLINE = (
     "rewrites (varnorm1 … afu), because their answers are the published ones. On the answer-changing variants "
     f"({', '.join(ANSWER_CHANGING)}) every scored problem has a new answer, so memorising the published one earns "
     "nothing. The contamination-resistant score is therefore the mean pass@1 over the answer-changing variants a "
-    "model's runs hold. Static (orig) and robustness (the mean over the meaning-preserving variants) stand beside "
-    "it, and drop = static - headline, in points: positive means the model scores lower once the answers are new.")
+    f"model's runs hold; on translation not {', '.join(COPYABLE_ANSWER_CHANGES)}, because a model that memorised "
+    "the published Java copies a lone changed literal into it. Static (orig) and robustness (the mean over the "
+    "meaning-preserving variants) stand beside it, and drop = static - headline, in points: positive means the "
+    "model scores lower once the answers are new.")
 DOCUMENTS_NOTE = (
     "Static, headline and drop on a row are computed on the same documents, those all its static and "
     "answer-changing runs scored (column 'documents'), so static - headline = drop; the interval is a 95% "
@@ -176,7 +178,8 @@ def _sizes_text(runs: list[TaskRun]) -> str:
 def _row(submission: Submission, verdicts: dict[int, TaskVerdict]) -> Row:
     runs = [r for r in submission.runs if r.pass_at_1 is not None]
     static_runs = [r for r in runs if r.variant == STATIC]
-    changing = [r for r in runs if r.variant in ANSWER_CHANGING]
+    counted_variants = BENCHMARKS[submission.benchmark].headline_variants
+    changing = [r for r in runs if r.variant in counted_variants]
     preserving = [r for r in runs if r.variant in MEANING_PRESERVING]
     harness = [r.pass_at_1 * 100 for r in runs if r.variant == BUILTIN]
     compared = static_runs + changing
@@ -189,13 +192,13 @@ def _row(submission: Submission, verdicts: dict[int, TaskVerdict]) -> Row:
         figures = headline_figures([], [])
         reason = reason or ("its runs differ in size and logged no samples (lm_eval --log_samples), so there are "
                             "no shared documents to compare them on")
-    unscored = [r.variant for r in submission.runs if r.variant in ANSWER_CHANGING and r.pass_at_1 is None]
+    unscored = [r.variant for r in submission.runs if r.variant in counted_variants and r.pass_at_1 is None]
     if figures.headline is None and not reason and unscored:
         reason = f"its answer-changing tasks have no score ({', '.join(unscored)}: failed, or a score out of range)"
     elif figures.headline is None and not reason:
         held = ", ".join(v for v in VARIANTS if any(r.variant == v for r in submission.runs)) or "none"
-        reason = (f"no answer-changing variant ({', '.join(ANSWER_CHANGING)}), so no {HEADLINE}; its runs hold: "
-                  f"{held}")
+        reason = (f"no answer-changing variant its headline counts ({', '.join(counted_variants)}), so no {HEADLINE}; "
+                  f"its runs hold: {held}")
     robust, counted = robustness(static_runs, list(_by_seed(preserving).values()))
     dynbench = [r for r in submission.runs if r.variant != BUILTIN]
     variant_order = list(VARIANTS).index

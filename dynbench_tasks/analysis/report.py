@@ -27,14 +27,16 @@ from dynbench_tasks.analysis.runs import TaskRun, pool_runs
 from dynbench_tasks.analysis.text import csv_cell, html_text, markdown_cell, one_line
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS
-from dynbench_tasks.variants import ANSWER_CHANGING, MEANING_PRESERVING, STATIC, VARIANTS
+from dynbench_tasks.variants import ANSWER_CHANGING, COPYABLE_ANSWER_CHANGES, MEANING_PRESERVING, STATIC, VARIANTS
 from mutators.programs import STATUSES
 
 HEADLINE = "contamination-resistant"
 ROBUSTNESS = "robustness"
 HEADLINE_WHY = (
     f"Why this headline: the answer-changing variants ({', '.join(ANSWER_CHANGING)}) give every problem they score a "
-    "new answer, so a model that memorised the published benchmark earns nothing there. Static (orig) is the "
+    "new answer, so a model that memorised the published benchmark earns nothing there. On translation it leaves "
+    f"out {', '.join(COPYABLE_ANSWER_CHANGES)}: a model that memorised the published Java copies a lone changed "
+    "literal into it. Static (orig) is the "
     f"published benchmark, which memorisation can earn. {ROBUSTNESS.capitalize()} averages the paper's "
     f"meaning-preserving rewrites ({MEANING_PRESERVING[0]} … {MEANING_PRESERVING[-1]}): their answers are the "
     "published ones, so they measure how a model copes with a reworded program, not contamination. "
@@ -116,7 +118,7 @@ class Report:
         """The figures the leaderboard shows for a row, computed the same way (comparisons.py)."""
         base = self.run(model, benchmark, STATIC)
         static = [base] if base is not None and base.pass_at_1 is not None else []
-        answer_changing = self._scored(model, benchmark, ANSWER_CHANGING)
+        answer_changing = self._scored(model, benchmark, tuple(BENCHMARKS[benchmark].headline_variants))
         figures = headline_figures([static], [answer_changing])
         robust, counted = robustness(static, [self._scored(model, benchmark, MEANING_PRESERVING)])
         return Summary(model, figures.static, figures.headline, [r.variant for r in answer_changing], robust,
@@ -188,7 +190,7 @@ def summary_note(report: Report, benchmark: str, name: Callable[[str], str] = st
         text = " ".join(f"{name(s.model)}: {HEADLINE} = mean of {_listed(s.headline_variants)}, {ROBUSTNESS} = mean of "
                         f"{_listed(s.robustness_variants)}." for s in summaries)
     if any(s.headline is None for s in summaries):
-        offered = [v for v in BENCHMARKS[benchmark].variants if v in ANSWER_CHANGING]
+        offered = BENCHMARKS[benchmark].headline_variants
         text += (f" Without an answer-changing variant there is no {HEADLINE} score: run "
                  f"{' or '.join(f'{benchmark}_{v}' for v in offered)}.")
     return f"{benchmark}: {text}"

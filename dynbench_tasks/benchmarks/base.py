@@ -47,6 +47,7 @@ class Benchmark:
     needs_jdk: ClassVar[bool] = False
     takes_new_inputs: ClassVar[bool] = False  # the call is part of the problem: NewInput may replace its input
     answer_is_input: ClassVar[bool] = False  # the model answers with an input (input prediction)
+    answer_is_program: ClassVar[bool] = False  # the model answers with the program itself (translation)
     sample_statuses: ClassVar[tuple[str, ...]]  # every status a scored sample can get
     # The paper's Table 4 (programs, and programs each operator changes) and Table 3 (BLEU).
     paper_programs: ClassVar[int | None] = None
@@ -69,6 +70,13 @@ class Benchmark:
         from dynbench_tasks.variants import variants_of
 
         return variants_of(self.takes_new_inputs, self.answer_is_input)
+
+    @property
+    def headline_variants(self) -> list[str]:
+        """The answer-changing variants whose mean is the benchmark's contamination-resistant headline."""
+        from dynbench_tasks.variants import headline_variants_of
+
+        return headline_variants_of(self.variants, self.answer_is_program)
 
     def reference_answer(self, doc: dict) -> str | None:
         """The answer the benchmark itself gives for a document (shown beside a model's, never scored)."""

@@ -40,6 +40,7 @@ class TranslationBenchmark(Benchmark):
     default_timeout = 10.0
     max_gen_toks = 1024
     needs_jdk = True
+    answer_is_program = True
     sample_statuses = SAMPLE_STATUSES
     reference_field: ClassVar[str | None] = "java"  # the benchmark's own Java, for `dynbench judge --references`
     no_reference_reason: ClassVar[str] = ""

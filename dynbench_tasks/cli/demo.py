@@ -143,13 +143,14 @@ def summary(output_path: Path) -> list[str]:
     from dynbench_tasks.analysis.report import Report, write_report
     from dynbench_tasks.analysis.runs import load_runs
     from dynbench_tasks.analysis.viewer import write_view_page
-    from dynbench_tasks.variants import ANSWER_CHANGING, MEANING_PRESERVING, STATIC
+    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.variants import MEANING_PRESERVING, STATIC
 
     newest = max(output_path.rglob("results_*.json"), key=lambda path: path.stat().st_mtime)
     runs = [run for run in load_runs([str(newest.parent)]) if run.source == str(newest)]
     base = next((run for run in runs if run.variant == STATIC), None)
     mates = [run for run in runs if base and run.benchmark == base.benchmark and run.per_document]
-    answer_changing = [run for run in mates if run.variant in ANSWER_CHANGING]
+    answer_changing = [run for run in mates if base and run.variant in BENCHMARKS[base.benchmark].headline_variants]
     meaning_preserving = [run for run in mates if run.variant in MEANING_PRESERVING]
     if base is None or not base.per_document or not (answer_changing or meaning_preserving):
         return ["dynbench demo: no static task with a dynamic one of the same benchmark in --tasks, "
