@@ -34,7 +34,9 @@ NO_SITES, FAILS, SAME_ANSWERS, NONDETERMINISTIC, UNPUBLISHED = (
 @dataclass(frozen=True)
 class OutputRules:
     candidates: int = 24
-    call_seconds: float = 0.5  # per scored call: an edit that makes a call slow is no small edit
+    # CPU seconds per scored call: an edit that makes a call slow is no small edit. The slowest published
+    # CRUXEval call takes 2 ms; an edit that loops for ever (a loop step edited to 0) costs this much.
+    call_seconds: float = 0.1
     script_seconds: float = 2.0  # per stdin run
 
 
@@ -95,7 +97,8 @@ def _calls(problem: Problem) -> list[str]:
 
 def _each_task(program: str, expressions: list[str], seconds: float) -> dict:
     budget = len(expressions) * 2 * seconds
-    return {"kind": "evaluate_each", "payload": {"program": program, "expressions": expressions, "seconds": seconds},
+    return {"kind": "evaluate_each",
+            "payload": {"program": program, "expressions": expressions, "seconds": seconds, "clock": "cpu"},
             "limits": {"wall_seconds": budget + 5, "cpu_seconds": int(budget) + 1, "memory_mb": 1024}}
 
 

@@ -40,6 +40,20 @@ def test_a_program_that_ignores_the_alarm_is_killed_at_the_wall_clock_limit(sand
     assert _script(sandbox, source, seconds=0.3, wall_seconds=1.5)["status"] == "timeout"
 
 
+def test_a_cpu_clock_counts_what_the_call_computes_not_how_long_it_waits(sandbox):
+    """NewOutput times its candidates on the CPU clock, which a busy machine does not stretch."""
+    def evaluate(expression: str, clock: str) -> str:
+        payload = {"program": "import time", "expressions": [expression], "seconds": 0.2, "clock": clock}
+        task = {"kind": "evaluate_each", "payload": payload, "limits": {"wall_seconds": 10}}
+        return sandbox.run([task])[0]["result"]["results"][0]["outcome"]
+
+    spin = "next(x for x in iter(int, 1) if x)"  # never ends, allocates nothing
+    assert evaluate(spin, "cpu") == evaluate(spin, "wall") == "timeout"
+    assert evaluate("time.sleep(0.4)", "wall") == "timeout"
+    assert evaluate("time.sleep(0.4)", "cpu") == "values"  # waiting spends no CPU
+    assert evaluate("sum(range(10))", "cpu") == "values"
+
+
 def test_memory_is_capped(sandbox):
     result = _script(sandbox, "x = bytearray(3 * 1024**3)\nprint('allocated')", memory_mb=512)
     assert result["result"]["outcome"] == "raise:MemoryError"
