@@ -24,7 +24,7 @@ NOT_LITERAL, FAILS, NONDETERMINISTIC, NOT_A_LITERAL_OUTPUT, SAME_OUTPUT, TOO_LAR
 class InputRules:
     candidates: int = 20  # neighbours of the original input
     reshaped: int = 16  # then inputs grown, shrunk, reordered or taken from other problems
-    seconds: float = 0.5  # a candidate slower than this is no input to reason about by hand
+    seconds: float = 0.5  # CPU seconds: a candidate slower than this is no input to reason about by hand
 
 
 class Donors:
@@ -126,7 +126,8 @@ def _as_literals(searches: list[_Search], sandbox, rules: InputRules) -> dict[in
     to in the sandbox, among the program's names. By ``id`` of the search."""
     computed = [s for s in searches if parse_arguments(s.tests.arguments[0]) is None]
     tasks = [{"kind": "evaluate", "payload": {"program": s.tests.preamble + "\n" + s.code, "seconds": rules.seconds,
-                                                "expressions": [f"(lambda *a, **k: (a, k))({s.tests.arguments[0]})"]},
+                                                "expressions": [f"(lambda *a, **k: (a, k))({s.tests.arguments[0]})"],
+                                                "clock": "cpu"},
               "limits": {"wall_seconds": 2 * rules.seconds + 5, "cpu_seconds": int(2 * rules.seconds) + 1,
                          "memory_mb": 1024}} for s in computed]
     spelled = {}
@@ -150,7 +151,7 @@ def _task(code: str, tests: CallTests, candidates: Sequence[str], seconds: float
     """One child that runs the program afresh for each candidate and calls it on that candidate."""
     return {"kind": "evaluate_each",
             "payload": {"program": tests.preamble + "\n" + code, "expressions": [_call(tests, c) for c in candidates],
-                        "seconds": seconds},
+                        "seconds": seconds, "clock": "cpu"},
             "limits": {"wall_seconds": len(candidates) * 2 * seconds + 5,
                        "cpu_seconds": int(len(candidates) * 2 * seconds) + 1, "memory_mb": 1024}}
 

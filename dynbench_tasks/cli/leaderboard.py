@@ -16,7 +16,8 @@ def add_parsers(commands) -> None:
         description="Reads lm-eval output folders (any number of models and seeds), verifies every run as dynbench "
         "verify does, and writes index.html (sortable, self-contained, offline), leaderboard.json, .csv, .md and "
         "a views/ page per row to --out. Models are ranked by the mean pass@1 over the answer-changing variants "
-        "their runs hold, beside static (orig), robustness and drop = static - headline.",
+        "their runs hold (on translation not newoutput, whose one changed literal a model copies into the Java it "
+        "memorised), beside static (orig), robustness and drop = static - headline.",
     )
     add_run_dirs(leaderboard)
     leaderboard.add_argument("--out", required=True, metavar="DIR")
