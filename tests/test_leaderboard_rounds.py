@@ -106,8 +106,8 @@ def test_a_forged_seed_that_is_not_a_number_joins_no_round(tmp_path):
     rows = build_rows(load_runs([str(tmp_path / "r")]), {}, round_seed=0)
     assert [(r.not_ranked, r.headline is None) for r in rows] == [
         ("made with no recorded seed, not this round's seed 0", False),
-        ("no answer-changing variant (newinput, fuvi, newoutput, fuvo, fuvio), so no contamination-resistant score; "
-         "its runs hold: orig", True)]
+        ("no answer-changing variant its headline counts (newinput, fuvi, newoutput, fuvio), so no "
+         "contamination-resistant score; its runs hold: orig", True)]
 
 
 # ---------------------------------------------------------------------------------- sizes
