@@ -150,7 +150,7 @@ def summary(output_path: Path) -> list[str]:
     runs = [run for run in load_runs([str(newest.parent)]) if run.source == str(newest)]
     base = next((run for run in runs if run.variant == STATIC), None)
     mates = [run for run in runs if base and run.benchmark == base.benchmark and run.per_document]
-    answer_changing = [run for run in mates if base and run.variant in BENCHMARKS[base.benchmark].headline_variants]
+    answer_changing = [run for run in mates if run.variant in BENCHMARKS[run.benchmark].headline_variants]
     meaning_preserving = [run for run in mates if run.variant in MEANING_PRESERVING]
     if base is None or not base.per_document or not (answer_changing or meaning_preserving):
         return ["dynbench demo: no static task with a dynamic one of the same benchmark in --tasks, "

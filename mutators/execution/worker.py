@@ -340,9 +340,7 @@ def task_evaluate_each(payload):
     """``evaluate`` once per expression, each in a fresh namespace with its own time budget: many
     independent calls of one program for the price of one child."""
     return {"outcome": "each", "results": [
-        task_evaluate({"program": payload["program"], "expressions": [expression], "seconds": payload["seconds"],
-                       "clock": payload.get("clock", "wall")})
-        for expression in payload["expressions"]]}
+        task_evaluate(dict(payload, expressions=[expression])) for expression in payload["expressions"]]}
 
 
 TASKS = {"compare_calls": task_compare_calls, "run_script": task_run_script, "run_scripts": task_run_scripts,
