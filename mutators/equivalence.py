@@ -232,10 +232,10 @@ def check_equivalence(
         for stdin in tests.inputs:
             if (code, stdin) not in original_runs:
                 original_runs[code, stdin] = len(tasks)
-                tasks.append(_script_task(code, stdin, settings.seconds))
+                tasks.append(_script_task(tests.script(code), stdin, settings.seconds))
             original.append(original_runs[code, stdin])
         script_plans.append(_ScriptPlan(result, tests, original, len(tasks)))
-        tasks.extend(_script_task(result.code, stdin, settings.seconds * 3) for stdin in tests.inputs)
+        tasks.extend(_script_task(tests.script(result.code), stdin, settings.seconds * 3) for stdin in tests.inputs)
     outcomes = sandbox.run(tasks, progress=progress)
     _judge_programs(programs, outcomes, sandbox, settings)
     for plan in script_plans:

@@ -4,6 +4,7 @@ here by the rules of :mod:`mutators.newinput`."""
 from __future__ import annotations
 
 import ast
+import difflib
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -214,6 +215,21 @@ def same_literal(first: str, second: str) -> bool:
     return type(a) is type(b) and a == b
 
 
+ALIKE = 0.8  # an answer whose text is at least this much alike the published one (difflib's ratio) is a patch of it
+
+
+def guessable(arguments: str, value, text: str, published: str) -> bool:
+    """Whether an answer could be had without working the program out: it is one of the call's
+    arguments (copied from the call), or a patch of the published answer (``text`` at least
+    :data:`ALIKE` alike ``published``): a model that remembers the published answer and sees how the
+    input changed can make that edit to it."""
+    parsed = parse_arguments(arguments)
+    if parsed is not None and any(type(argument) is type(value) and argument == value
+                                  for argument in [*parsed[0], *parsed[1].values()]):
+        return True
+    return difflib.SequenceMatcher(None, text, published, autojunk=False).ratio() >= ALIKE
+
+
 def _judge(candidate: str, ran, original_input: str, original_output) -> str | None:
     """None if a candidate's first run qualifies it (the second hash seed is asked only then), else
     the rule it breaks."""
@@ -236,19 +252,34 @@ class _Search:
     code: str
     tests: CallTests
     original_output: object
+    published: str  # the published output's text
     candidates: list[str]
     tried: int = 0
     chosen: tuple[str, str] | None = None  # (input, output repr)
     broken: Counter = field(default_factory=Counter)
+    guessable: list[tuple[str, str]] = field(default_factory=list)  # qualified, but the output is guessable
 
 
 _ROUNDS = (2, 6)  # candidates tried per round before the rest: most programs settle in the first
 _chosen: dict[tuple, tuple[str, str] | str] = {}  # (seed, code, input, rules) -> (input, output) or why not
 
 
+def _confirm(hopefuls: list[tuple[_Search, str, str]], second, rules: InputRules) -> None:
+    """Choose each (search, candidate, output repr) whose candidate gives the same output under the
+    second hash seed."""
+    again = _each(second, [(search, [candidate]) for search, candidate, _ in hopefuls], rules.seconds)
+    for (search, candidate, text), (outcome,) in zip(hopefuls, again, strict=True):
+        repeated = _value(outcome)
+        if not isinstance(repeated, str) and repeated[1] == text:
+            search.chosen = (candidate, text)
+        else:
+            search.broken[NONDETERMINISTIC] += 1
+
+
 def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
     """Try candidates in rounds; a candidate that qualifies on the first hash seed is run again on the
-    second, and chosen only if it gives the same output there."""
+    second, and chosen only if it gives the same output there. Candidates whose output is
+    :func:`guessable` come last, in their order."""
     first, second = sandboxes
     pending = list(searches)
     for size in (*_ROUNDS, rules.candidates + rules.reshaped):
@@ -262,18 +293,19 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
                 search.tried += 1
                 ran = _value(outcome)
                 rule = _judge(candidate, ran, search.tests.arguments[0], search.original_output)
-                if rule is None:
+                if rule is not None:
+                    search.broken[rule] += 1
+                elif guessable(candidate, ran[0], ran[1], search.published):
+                    search.guessable.append((candidate, ran[1]))
+                else:
                     hopefuls.append((search, candidate, ran[1]))
                     break
-                search.broken[rule] += 1
-        again = _each(second, [(search, [candidate]) for search, candidate, _ in hopefuls], rules.seconds)
-        for (search, candidate, text), (outcome,) in zip(hopefuls, again, strict=True):
-            repeated = _value(outcome)
-            if not isinstance(repeated, str) and repeated[1] == text:
-                search.chosen = (candidate, text)
-            else:
-                search.broken[NONDETERMINISTIC] += 1
+        _confirm(hopefuls, second, rules)
         pending = [s for s in pending if s.chosen is None and s.tried < len(s.candidates)]
+    pending = [s for s in searches if s.chosen is None and s.guessable]
+    while pending:
+        _confirm([(search, *search.guessable.pop(0)) for search in pending], second, rules)
+        pending = [s for s in pending if s.chosen is None and s.guessable]
 
 
 def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]], seed: int, sandboxes,
@@ -296,7 +328,7 @@ def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]
             original_output = ast.literal_eval(output)
         except (ValueError, SyntaxError):
             original_output = object()  # equal to no output
-        searches[key] = _Search(code, tests, original_output, [])
+        searches[key] = _Search(code, tests, original_output, output, [])
     literal = _as_literals([s for s in searches.values() if s.tests.arguments], sandboxes[0], rules)
     for search in searches.values():
         if search.tests.arguments:

@@ -11,6 +11,13 @@ candidate, in the seed's order, qualifies that
 * gives an output that differs from the original one (so a remembered answer is wrong), and
 * keeps input and output close in size to the originals (at most twice as long, plus 20 characters).
 
+A candidate whose output can be had without working the program out is taken only if no other
+qualifies: an output that is one of its own arguments (``f('ab', 'x') == 'ab'``) can be copied from
+the call, and one that is the published output patched (``'ndbtu' -> 'dbtu'`` becoming ``'ndbt1u'
+-> 'dbt1u'``: at least 80% of its text alike, as :mod:`difflib` counts it) can be made by a model
+that remembers the published answer and sees how the input changed. Fine-tuned on the published
+problems, such a model earns both (:func:`mutators.input_choice.guessable`).
+
 If none does, the program keeps its input (status ``unchanged`` when nothing else changed) and the
 reason says which rule ruled most candidates out. Only benchmarks whose problem includes the call
 (CRUXEval) can take a new input. The choice itself runs programs, so it is not this operator's

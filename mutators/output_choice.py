@@ -11,6 +11,15 @@ order, it is the first under which the program
 * gives answers that ``read`` accepts,
 * gives at least one answer that differs both from the unedited program's and from the published one,
 * and gives the same answers again under a second hash seed.
+
+An edit whose answers could be had without working the program out (``Problem.guessable``: a
+CRUXEval output that is one of the call's arguments or a patch of the published output) is taken
+only if no other qualifies.
+
+Where the unedited program fails, or does not give the published answer, on some of a problem's
+inputs but on no more than half of them, the problem is scored on the others only: on those the
+benchmark is wrong about its own program (its Python and its reference disagree), so an answer
+recomputed there could not be checked. The new answers of the inputs left out are None.
 """
 
 from __future__ import annotations
@@ -64,6 +73,17 @@ class Problem:
     # problem cannot take new answers, if any.
     prepare: Callable[[list[Problem]], None] | None = None
     check: Callable[[list, list], str | None] | None = None
+    scored: list[bool] | None = None  # which of the inputs it came with it is scored on (None: all)
+    # Whether answers could be had without working the program out (copied from the shown call, or
+    # the published answers patched): an edit that gives them is taken only if no other qualifies.
+    guessable: Callable[[list], bool] | None = None
+
+    def narrow(self, kept: list[int]) -> None:
+        """Score the problem on the inputs at ``kept`` only."""
+        self.scored = [index in kept for index in range(len(self.inputs))]
+        self.inputs = [self.inputs[index] for index in kept]
+        if self.published is not None:
+            self.published = [self.published[index] for index in kept]
 
 
 @dataclass
@@ -71,6 +91,14 @@ class Chosen:
     edit: Edit
     answers: list
     also_same: bool | None = None  # whether ``Problem.also`` gives the first answer too (None: no such call)
+    scored: list[bool] | None = None  # the problem's ``scored``: the inputs the answers are for
+
+    def answers_by_input(self) -> list:
+        """One answer per input the problem came with: None where it is not scored."""
+        if self.scored is None:
+            return list(self.answers)
+        answers = iter(self.answers)
+        return [next(answers) if scored else None for scored in self.scored]
 
 
 def _call_expression(function: str, arguments: str, keep_arguments: bool) -> str:
@@ -102,13 +130,14 @@ def _each_task(program: str, expressions: list[str], seconds: float) -> dict:
             "limits": {"wall_seconds": budget + 5, "cpu_seconds": int(budget) + 1, "memory_mb": 1024}}
 
 
-def _tasks(problem: Problem, code: str, rules: OutputRules) -> list[dict]:
+def _tasks(problem: Problem, code: str, rules: OutputRules, every: bool = False) -> list[dict]:
     """The sandbox tasks that run ``code`` on the problem's inputs: one child for all its calls (each
-    from a fresh namespace), or one per stdin test."""
+    from a fresh namespace), or one for its stdin tests (up to the first that fails, unless ``every``)."""
     tests = problem.tests
     if isinstance(tests, StdinTests):
         seconds = problem.seconds or rules.script_seconds
-        return [{"kind": "run_scripts", "payload": {"source": code, "stdins": problem.inputs, "seconds": seconds},
+        return [{"kind": "run_scripts", "payload": {"source": tests.script(code), "stdins": problem.inputs,
+                                                   "seconds": seconds, "every": every},
                  "limits": {"wall_seconds": len(problem.inputs) * (seconds + 3) + 5, "cpu_seconds": int(seconds) + 2,
                             "nproc": 64}}]
     expressions = [_call_expression(tests.function, arguments, problem.keep_arguments) for arguments in _calls(problem)]
@@ -154,12 +183,17 @@ def _printed(outcomes: list[dict], count: int) -> list[str | None]:
             else None for run in _script_runs(outcomes, count)]
 
 
-def _values(problem: Problem, outcomes: list[dict]) -> list | None:
-    """The raw value of each scored input (and of ``also``, last) in a run of the problem's tasks."""
+def _each_value(problem: Problem, outcomes: list[dict]) -> list | None:
+    """The raw value of each scored input (and of ``also``, last) in a run of the problem's tasks,
+    None for one that did not give one; None if the run did not finish."""
     if isinstance(problem.tests, StdinTests):
-        values = _printed(outcomes, len(problem.inputs))
-    else:
-        values = _call_values(outcomes[0], len(problem.inputs) + (problem.also is not None))
+        return _printed(outcomes, len(problem.inputs))
+    return _call_values(outcomes[0], len(problem.inputs) + (problem.also is not None))
+
+
+def _values(problem: Problem, outcomes: list[dict]) -> list | None:
+    """As :func:`_each_value`, None unless every scored input gave a value."""
+    values = _each_value(problem, outcomes)
     return None if values is None or any(value is None for value in values[: len(problem.inputs)]) else values
 
 
@@ -193,6 +227,7 @@ class _Search:
     tried: int = 0
     chosen: Chosen | None = None
     broken: Counter = field(default_factory=Counter)
+    guessable: list[tuple[Edit, tuple]] = field(default_factory=list)  # qualified, but its answers are guessable
 
 
 _SLOWER = 3  # how much slower than the unedited program an edited script may run on its slowest test
@@ -200,10 +235,12 @@ _ROUNDS = (2, 6)  # candidates tried per round before the rest: most programs se
 _chosen: dict[tuple, Chosen | str] = {}  # (seed, code, inputs, also, rules) -> the choice, or why none
 
 
-def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, together: bool = True) -> list[list[dict]]:
+def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, together: bool = True,
+              every: bool = False) -> list[list[dict]]:
     """The sandbox's outcomes of every (problem, code) job, all in one batch: the versions of one
     function program share a child (a child per version cost most of the choice); a child that did
-    not finish has its versions run again one per child, so none is judged by what another did."""
+    not finish has its versions run again one per child, so none is judged by what another did.
+    ``every``: a script runs on every test, not only up to the first that fails."""
     grouped: dict[int, list[int]] = {}
     for index, (problem, _) in enumerate(jobs):
         if together and not isinstance(problem.tests, StdinTests):
@@ -214,7 +251,7 @@ def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, toge
     tasks = [_together(jobs[batch[0]][0], [jobs[i][1] for i in batch], rules) for batch in batches]
     spans = {}
     for index in alone:
-        made = _tasks(*jobs[index], rules)
+        made = _tasks(*jobs[index], rules, every)
         spans[index] = (len(tasks), len(made))
         tasks += made
     outcomes = sandbox.run(tasks) if tasks else []
@@ -256,31 +293,61 @@ def _why_not(problem: Problem, outcomes: list[dict], rules: OutputRules) -> str:
     return f"it takes longer than {seconds:g} s on a scored input" if slow else "it fails on a scored input"
 
 
+_SHARE_SCORED = 0.5  # of a problem's inputs, at least this many must be ones its program gets right
+
+
+def _baseline(problem: Problem, values: list) -> list | str:
+    """The unedited program's answers, or why they cannot be the baseline: they must be the
+    published answers and pass the problem's own check."""
+    answers = problem.read(values[: len(problem.inputs)])
+    if isinstance(answers, str):
+        return answers
+    why = problem.check(values, answers) if problem.check is not None else None
+    if why is None and problem.published is not None and not all(
+            published is None or problem.same(answer, published)
+            for answer, published in zip(answers, problem.published, strict=True)):
+        why = UNPUBLISHED
+    return answers if why is None else why
+
+
+def _agreeing(problem: Problem, values: list) -> list[int]:
+    """The inputs on which the unedited program gave an answer, and the published one."""
+    kept = []
+    for index, value in enumerate(values[: len(problem.inputs)]):
+        answer = None if value is None else problem.read([value])
+        published = problem.published[index] if problem.published is not None else None
+        if answer is not None and not isinstance(answer, str) and (
+                published is None or problem.same(answer[0], published)):
+            kept.append(index)
+    return kept
+
+
 def _find_baselines(searches: list[_Search], sandbox, rules: OutputRules) -> None:
-    """The unedited program's answers where the problem does not know them: they must be the
-    published answers (an edit is measured against a program that gives them), and pass the
-    problem's own check."""
+    """The unedited program's answers where the problem does not know them (see :func:`_baseline`),
+    on every input, else on the inputs it gets right if they are enough."""
     for prepare in {id(s.problem.prepare): s.problem.prepare for s in searches if s.problem.prepare}.values():
         prepare([s.problem for s in searches if s.problem.prepare is prepare])
     missing = [s for s in searches if s.problem.baseline is None]
     jobs = [(s.problem, s.problem.code) for s in missing]
-    for search, outcomes in zip(missing, _outcomes(sandbox, jobs, rules), strict=True):
+    for search, outcomes in zip(missing, _outcomes(sandbox, jobs, rules, every=True), strict=True):
         problem = search.problem
-        values = _values(problem, outcomes)
-        answers = _why_not(problem, outcomes, rules) if values is None else problem.read(values[: len(problem.inputs)])
-        why = answers if isinstance(answers, str) else \
-            problem.check(values, answers) if problem.check is not None else None
-        if why is None and problem.published is not None and not all(
-                published is None or problem.same(answer, published)
-                for answer, published in zip(answers, problem.published, strict=True)):
-            why = UNPUBLISHED
-        if why is not None:
-            search.broken[f"the unedited program: {why}"] += 1
+        each, count = _each_value(problem, outcomes), len(problem.inputs)
+        complete = each is not None and all(value is not None for value in each[:count])
+        answers = _baseline(problem, each) if complete else _why_not(problem, outcomes, rules)
+        if isinstance(answers, str) and each is not None:
+            kept = _agreeing(problem, each)
+            if _SHARE_SCORED * count <= len(kept) < count:
+                problem.narrow(kept)
+                answers = _baseline(problem, [each[index] for index in kept] + each[count:])
+        if isinstance(answers, str):
+            search.broken[f"the unedited program: {answers}"] += 1
             search.candidates = []
             continue
         problem.baseline = answers
         if isinstance(problem.tests, StdinTests):  # an edit that makes a test far slower is no small edit
-            slowest = max(float(run.get("seconds") or 0) for run in _script_runs(outcomes, len(problem.inputs)))
+            runs = _script_runs(outcomes, count)
+            slowest = max(float(runs[index].get("seconds") or 0) for index, scored in
+                          enumerate(problem.scored or [True] * count) if scored)
             problem.seconds = min(problem.seconds or rules.script_seconds, _SLOWER * slowest + 1)
 
 
@@ -303,16 +370,27 @@ def _search(searches: list[_Search], sandboxes, rules: OutputRules) -> None:
                 search.broken[outcome] += 1
             elif not _differs(search.problem, outcome[0]):
                 search.broken[SAME_ANSWERS] += 1
+            elif search.problem.guessable is not None and search.problem.guessable(outcome[0]):
+                search.guessable.append((edit, outcome))
             else:
                 hopefuls.append((search, edit, outcome))
                 settled.add(id(search))
-        again = _run(second, [(s.problem, edit.apply(s.problem.code)) for s, edit, _ in hopefuls], rules)
-        for (search, edit, outcome), repeated in zip(hopefuls, again, strict=True):
-            if not isinstance(repeated, str) and repeated[0] == outcome[0]:
-                search.chosen = Chosen(edit, *outcome)
-            else:
-                search.broken[NONDETERMINISTIC] += 1
+        _confirm(hopefuls, second, rules)
         pending = [s for s in pending if s.chosen is None and s.tried < len(s.candidates)]
+    pending = [s for s in searches if s.chosen is None and s.guessable]
+    while pending:
+        _confirm([(search, *search.guessable.pop(0)) for search in pending], second, rules)
+        pending = [s for s in pending if s.chosen is None and s.guessable]
+
+
+def _confirm(hopefuls: list[tuple[_Search, Edit, tuple]], second, rules: OutputRules) -> None:
+    """Choose each (search, edit, outcome) whose edit gives the same answers under the second hash seed."""
+    again = _run(second, [(s.problem, edit.apply(s.problem.code)) for s, edit, _ in hopefuls], rules)
+    for (search, edit, outcome), repeated in zip(hopefuls, again, strict=True):
+        if not isinstance(repeated, str) and repeated[0] == outcome[0]:
+            search.chosen = Chosen(edit, *outcome, scored=search.problem.scored)
+        else:
+            search.broken[NONDETERMINISTIC] += 1
 
 
 def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: int, sandboxes,
@@ -343,14 +421,17 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
             result.reason = (result.reason + "; " if result.reason else "") + f"newoutput: no edit ({chosen})"
             continue
         result.code, result.status, result.edit = chosen.edit.apply(problem.code), MUTATED, chosen.edit.what
-        result.new_answers = list(chosen.answers)
+        result.new_answers = chosen.answers_by_input()
+        if chosen.scored is not None:
+            result.reason = f"newoutput: scored on {len(chosen.answers)} of {len(chosen.scored)} inputs (the " \
+                            "published program fails or disagrees with the benchmark's answer on the others)"
         if len(chosen.answers) == 1 and isinstance(problem.tests, CallTests):
             result.expected_output = chosen.answers[0]
         # The published input still answers input prediction unless it gives another answer now.
         input_changed = "input" in result.changed_answers if chosen.also_same is None else not chosen.also_same
         result.changed_answers = ["output", "input"] if input_changed else ["output"]
         step.changed, step.sites = True, 1
-        result.checked_inputs += len(problem.inputs)
-        result.verified_inputs += len(problem.inputs)
+        result.checked_inputs += len(chosen.answers)
+        result.verified_inputs += len(chosen.answers)
         made[id(result)] = chosen
     return made

@@ -47,11 +47,17 @@ def same_trimmed(actual: str, expected: str) -> bool:
 @dataclass
 class StdinTests:
     """Runs of a stdin program: each input, and the output the benchmark expects for it (None: not
-    known), judged by ``matches`` (the benchmark's own comparison)."""
+    known), judged by ``matches`` (the benchmark's own comparison). ``preamble`` runs before the
+    script, as the Python it was written for would have it (an API since removed)."""
 
     inputs: list[str] = field(default_factory=list)
     expected: list[str] | None = None
     matches: Callable[[str, str], bool] = same_trimmed
+    preamble: str = ""
+
+    def script(self, code: str) -> str:
+        """What runs for ``code``."""
+        return f"{self.preamble}\n{code}" if self.preamble else code
 
 
 Tests = CallTests | StdinTests

@@ -12,6 +12,7 @@ from known_answers import memorised_answer, prompt_key, right_answer
 from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
+from dynbench_tasks.benchmarks.transcoder import judged_parameters
 from dynbench_tasks.lmeval.discovery import task_directory
 
 LIMIT = 6
@@ -59,15 +60,19 @@ def test_cruxeval_memorised_answers_score_zero_computed_ones_one(small_data):
 
 
 FAST_AVATAR = ["codeforces_23_B", "atcoder_ABC150_C", "atcoder_ABC114_C", "codeforces_624_B"]
+GCD_AVATAR = "atcoder_AGC013_A"  # written for fractions.gcd, gone since Python 3.9
+# Its published Python disagrees with its Java on half the harness's calls: scored on the other half.
+NARROWED_TRANSCODER = "CHECK_LARGE_NUMBER_DIVISIBLE_4_NOT"
 
 
 @pytest.fixture(scope="module")
 def translation_data(tmp_path_factory, data_dir) -> str:
     folder = tmp_path_factory.mktemp("answer-changing-translation")
     avatar = [json.loads(line) for line in (data_dir / "avatar_py2java.jsonl").read_text().splitlines()]
-    chosen = {"avatar_py2java.jsonl": [r for r in avatar if r["id"] in FAST_AVATAR]}
+    chosen = {"avatar_py2java.jsonl": [r for r in avatar if r["id"] in (*FAST_AVATAR, GCD_AVATAR)]}
     for name in ("codenet_py2java.jsonl", "transcoder_py2java.jsonl"):
-        chosen[name] = [json.loads(line) for line in (data_dir / name).read_text().splitlines()[:16]]
+        records = [json.loads(line) for line in (data_dir / name).read_text().splitlines()]
+        chosen[name] = records[:16] + [r for r in records[16:] if r["id"] == NARROWED_TRANSCODER]
     for name, records in chosen.items():
         (folder / name).write_text("".join(json.dumps(r) + "\n" for r in records))
     return str(folder)
@@ -78,10 +83,16 @@ def test_translation_memorised_java_scores_zero_and_the_new_answers_are_reachabl
     tm = _manager(translation_data, timeout=5)
     loaded = tm.load(tasks)["tasks"]
     docs = {task: list(loaded[task].test_docs()) for task in tasks}
-    docs["transcoder_fuvo"] = [d for d in docs["transcoder_fuvo"] if right_answer("transcoder_fuvo", d)][:3]
+    docs["transcoder_fuvo"] = [d for d in docs["transcoder_fuvo"] if right_answer("transcoder_fuvo", d)
+                               and d["id"] != NARROWED_TRANSCODER][:2] + \
+        [d for d in docs["transcoder_fuvo"] if d["id"] == NARROWED_TRANSCODER]
     docs["codenet_newoutput"] = docs["codenet_newoutput"][:3]
     for task in tasks:
         assert docs[task] and all("output" in d["mutation"]["changed_answers"] for d in docs[task]), task
+    assert GCD_AVATAR in {d["id"] for d in docs["avatar_newoutput"]}
+    narrowed = docs["transcoder_fuvo"][-1]
+    assert narrowed["id"] == NARROWED_TRANSCODER and "scored on 5 of 10" in narrowed["mutation"]["reason"]
+    assert len(judged_parameters(narrowed["java_harness"])) == len(narrowed["expected_records"]) == 5
     def found(prompt: str) -> tuple[str, dict]:
         return next((task, d) for task in tasks for d in docs[task] if prompt_key(task, d) in prompt)
 

@@ -28,6 +28,7 @@ from mutators.input_choice import (
     _Search,
     _value,
     choose_new_inputs,
+    guessable,
 )
 from mutators.programs import CallTests
 
@@ -64,6 +65,29 @@ def test_no_qualifying_input_leaves_the_program_unchanged_with_the_reason(code, 
     result = _choose(code, arguments, output, seeded_sandboxes)
     assert result.status == UNCHANGED and result.new_input is None and result.expected_output is None
     assert result.reason == f"newinput: no new input ({why})"
+
+
+@pytest.mark.parametrize("code, arguments, output", [
+    # Most neighbours of 'abc' leave it as it is (the answer is the first argument, copied); an input
+    # whose second argument is one of its characters makes the program work.
+    ("def f(s, x):\n    return s if x not in s else s.replace(x, '')\n", "'abc', 'z'", "'abc'"),
+    # A neighbour's output is the published one with the input's edit made to it: a patch.
+    ("def f(s):\n    return s[1:].upper()\n", "'ndbtdabdahesyehu'", "'DBTDABDAHESYEHU'"),
+])
+def test_an_output_that_can_be_guessed_is_the_last_choice(code, arguments, output, seeded_sandboxes):
+    for seed in range(4):
+        result = _choose(code, arguments, output, seeded_sandboxes, seed=seed)
+        value = ast.literal_eval(result.expected_output)
+        assert result.status == MUTATED, seed
+        assert not guessable(result.new_input, value, result.expected_output, output), (seed, result.new_input)
+    assert guessable("'abc', 'z'", "abc", "'abc'", "'x'") and guessable("'ab1c'", "AB1C", "'AB1C'", "'ABC'")
+    assert not guessable("'abc'", 3, "3", "4")
+
+
+def test_where_every_output_can_be_guessed_one_is_still_taken(seeded_sandboxes):
+    result = _choose("def f(s):\n    return s\n", "'abc'", "'abc'", seeded_sandboxes)
+    value = ast.literal_eval(result.expected_output)
+    assert result.status == MUTATED and guessable(result.new_input, value, result.expected_output, "'abc'")
 
 
 def test_a_computed_input_is_spelled_as_literals_first(seeded_sandboxes):
@@ -151,7 +175,7 @@ def test_candidates_of_one_child_each_run_the_program_afresh(seeded_sandboxes):
 def test_a_candidate_that_kills_its_child_is_judged_alone(seeded_sandboxes):
     code = "import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x * 10\n"
     tests = CallTests("f", ["1"])
-    search = _Search(code, tests, 10, ["2", "4", "5"])
+    search = _Search(code, tests, 10, "10", ["2", "4", "5"])
     [outcomes] = _each(seeded_sandboxes[0], [(search, search.candidates)], 2.0)
     assert [_value(outcome) if isinstance(_value(outcome), str) else _value(outcome)[0] for outcome in outcomes] == \
         [FAILS, 40, 50]

@@ -2,6 +2,8 @@
 keep an edit (it runs cleanly, gives the same answers under two hash seeds, changes an answer)."""
 
 import ast
+import subprocess
+import sys
 from textwrap import dedent
 
 import pytest
@@ -14,8 +16,10 @@ from dynbench_tasks.benchmarks.new_answers import (
     literal_problem,
     script_problem,
 )
+from dynbench_tasks.benchmarks.transcoder import harness_calling, judged_harness, judged_parameters
+from dynbench_tasks.benchmarks.translation import removed_apis
 from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
-from mutators.input_choice import choose_new_inputs
+from mutators.input_choice import choose_new_inputs, guessable
 from mutators.newoutput import edits
 from mutators.output_choice import FAILS, NO_SITES, NONDETERMINISTIC, SAME_ANSWERS, choose_new_outputs
 from mutators.programs import CallTests, StdinTests
@@ -86,6 +90,21 @@ def test_no_qualifying_edit_leaves_the_program_with_the_reason(code, arguments, 
     assert result.reason == f"newoutput: no edit ({why})"
 
 
+def test_an_edit_whose_output_can_be_guessed_is_the_last_choice(seeded_sandboxes):
+    # "2 -> 1" in the condition makes f return s as it came: an answer copied from the call; "1 -> 2"
+    # or "1 -> 0" make the published 'ABABAB' 'ABABABAB' or 'ABAB', patches of it; "+ -> -" ('AB') and
+    # ".upper" -> ".lower" ('ababab') give answers that must be worked out.
+    code = "def f(s, n):\n    if n > 2:\n        return s\n    return s.upper() * (n + 1)\n"
+    for seed in range(6):
+        result = _crux(code, "'ab', 2", "'ABABAB'", seeded_sandboxes, seed=seed)
+        assert result.status == MUTATED and result.expected_output in ("'AB'", "'ababab'"), seed
+        assert not guessable("'ab', 2", ast.literal_eval(result.expected_output), result.expected_output, "'ABABAB'")
+    # Where every edit's answer is an argument, one of them is still taken.
+    result = _crux("def f(s, t):\n    if len(s) > 2:\n        return s\n    return t\n", "'ab', 'x'", "'x'",
+                   seeded_sandboxes)
+    assert result.status == MUTATED and result.expected_output == "'ab'"
+
+
 def test_an_edit_that_kills_the_child_is_judged_alone(seeded_sandboxes):
     # The edits share a child; "1 -> 2" makes the call exit the process, which must not cost the others.
     code = "import os\ndef f(x):\n    if x + 1 == 7:\n        os._exit(3)\n    return x * 3\n"
@@ -121,6 +140,43 @@ def test_stdin_answers_are_what_the_edited_script_prints(seeded_sandboxes):
         exec(result.code.replace("print(", "answer = ("), namespace)
         assert str(namespace["answer"]) == printed.strip()
     assert result.new_answers != ["4\n", "7\n"]
+
+
+def _avatar(code: str, inputs: list[str], outputs: list[str], sandboxes):
+    record = {"id": "x", "python": code, "tests": [{"input": i, "output": o} for i, o in zip(inputs, outputs, strict=True)]}
+    spec = BENCHMARKS["avatar"]
+    program = spec.program(record)
+    result = mutate(code, "O", 0, kind=ProgramKind.SCRIPT)
+    choose_new_outputs([(result, program.answers(result))], 0, sandboxes)
+    return result, spec.document_columns([record], [result])["tests"][0]
+
+
+def test_a_problem_is_scored_on_the_tests_its_published_program_passes_if_they_are_most(seeded_sandboxes):
+    code = "n = int(input())\nprint(12 // n)\n"
+    # 0 divides by zero; the published output of 4 is wrong: the benchmark is wrong there, not the edit.
+    result, tests = _avatar(code, ["1\n", "2\n", "0\n", "4\n", "3\n"], ["12", "6", "0", "9", "4"],
+                            seeded_sandboxes)
+    assert result.status == MUTATED and "scored on 3 of 5 inputs" in result.reason
+    assert [answer is None for answer in result.new_answers] == [False, False, True, True, False]
+    assert [test["input"] for test in tests] == ["1\n", "2\n", "3\n"]
+    assert [test["output"].strip() for test in tests] != ["12", "6", "4"]
+    assert result.checked_inputs == result.verified_inputs == 3
+    # Right on fewer than half its tests, the program is left alone.
+    result, tests = _avatar(code, ["1\n", "0\n", "4\n"], ["12", "0", "9"], seeded_sandboxes)
+    assert result.status == UNCHANGED and result.new_answers is None and len(tests) == 3
+    assert "the unedited program" in result.reason
+
+
+def test_a_script_runs_with_the_api_it_was_written_for(seeded_sandboxes):
+    code = "from fractions import gcd\na, b = map(int, input().split())\nprint(gcd(a, b) + 1)\n"
+    assert removed_apis(code) and not removed_apis("print(1)\n")
+    result, tests = _avatar(code, ["12 8\n", "9 6\n"], ["5", "4"], seeded_sandboxes)
+    assert result.status == MUTATED and result.reason == "" and len(tests) == 2
+    for test in tests:  # what the edited script prints, run as the sandbox ran it
+        run = subprocess.run([sys.executable, "-c", removed_apis(code) + "\n" + result.code], input=test["input"],
+                             capture_output=True, text=True, check=True)
+        assert run.stdout == test["output"]
+    assert [test["output"].strip() for test in tests] != ["5", "4"]
 
 
 @pytest.mark.parametrize("value, kind, record", [
@@ -168,6 +224,15 @@ def test_transcoder_answers_are_the_harness_values_of_the_edited_function(seeded
     assert result.new_answers == [[f"i:{v}"] for v in values]
     [columns] = [spec.document_columns([record], [result])["expected_records"]]
     assert columns == [[f"i:{v}" for v in values]]
+
+
+def test_a_transcoder_harness_keeps_the_calls_it_is_scored_on():
+    record = next(r for r in load_benchmark("transcoder") if r["id"] == "CHECK_LARGE_NUMBER_DIVISIBLE_4_NOT")
+    calls = judged_parameters(record["java_harness"])
+    kept = [index % 3 != 1 for index in range(len(calls))]
+    narrowed = harness_calling(record["java_harness"], kept)
+    assert judged_parameters(narrowed) == [call for call, keep in zip(calls, kept, strict=True) if keep]
+    assert len(calls) == 10 and judged_harness(narrowed).comparison == judged_harness(record["java_harness"]).comparison
 
 
 def test_the_operator_parses_in_chains_and_presets():

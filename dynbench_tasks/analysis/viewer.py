@@ -237,9 +237,10 @@ def _scored_against(benchmark: str, doc: dict) -> str:
             published = "" if published is None else (
                 f"<details><summary>the published Java (right for the original program only)</summary>"
                 f"<pre>{html.escape(published)}</pre></details>")
+            narrowed = f" {html.escape(mutation['reason'])}." if mutation.get("reason") else ""
             return (f"<p class='note'>The answer changed: the mutation changed what this program prints{edit}, and "
                     "the tests' expected output was recomputed from the changed Python. The benchmark's reference Java "
-                    f"translates the original program, so it is not a reference here.</p>{published}")
+                    f"translates the original program, so it is not a reference here.{narrowed}</p>{published}")
         if answer is None:
             reason = getattr(spec, "no_reference_reason", "")
             return f"<p class='facts'>no reference Java{': ' + html.escape(reason) if reason else ''}</p>"

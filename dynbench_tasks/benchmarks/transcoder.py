@@ -166,6 +166,19 @@ def judged_parameters(java_harness: str | None) -> list[str]:
     return [", ".join(call) for call in zip(*columns, strict=True)]
 
 
+def harness_calling(java_harness: str, kept: list[bool]) -> str:
+    """The harness with only the calls at ``kept`` in its parameter lists (each ``paramN.add``)."""
+    seen: dict[str, int] = {}
+    parts, start = [], 0
+    for match in _PARAMETER.finditer(java_harness):
+        position = seen.get(match.group(1), 0)
+        seen[match.group(1)] = position + 1
+        if not kept[position]:
+            parts.append(java_harness[start:match.start()])
+            start = match.end()
+    return "".join(parts) + java_harness[start:]
+
+
 def _candidate_methods(code: str, tokens: list[js.Token]) -> list[js.Declaration]:
     from dynbench_tasks.judge import java_source as js
 
@@ -371,11 +384,15 @@ class TransCoder(TranslationBenchmark):
         return bool(record["java_harness"])  # 86 problems have no Java harness anywhere
 
     def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
-        """The entry point, and the values the harness must report where NewOutput's edited program
-        computed new ones (empty: the harness's own f_gold gives them)."""
+        """The entry point, the values the harness must report where NewOutput's edited program
+        computed new ones (empty: the harness's own f_gold gives them), and the harness, making only
+        the calls those are for."""
         return {"entry_point": [entry_point(record["python"]) for record in records],
-                "expected_records": [[value for call in r.new_answers for value in call] if r.new_answers else []
-                                     for r in results]}
+                "expected_records": [[value for call in r.new_answers if call is not None for value in call]
+                                     if r.new_answers else [] for r in results],
+                "java_harness": [harness_calling(record["java_harness"], [call is not None for call in r.new_answers])
+                                 if r.new_answers else record["java_harness"] for record, r in
+                                 zip(records, results, strict=True)]}
 
     def scored_against(self, doc: dict):
         return [doc["java_harness"], doc["expected_records"]] if doc.get("expected_records") else doc["java_harness"]

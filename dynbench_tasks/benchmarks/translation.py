@@ -134,6 +134,16 @@ def same_output(actual: str, expected: str, numeric: bool) -> bool:
     return round(a, decimals) == round(e, decimals)
 
 
+# fractions.gcd, as Python 3.8 had it (removed in 3.9): some Avatar programs were written for it.
+_FRACTIONS_GCD = ('exec("def gcd(a, b):\\n    while b:\\n        a, b = b, a % b\\n    return a", '
+                  '__import__("fractions").__dict__)')
+
+
+def removed_apis(code: str) -> str:
+    """What a script needs, before it, to run as the Python it was written for ran it."""
+    return _FRACTIONS_GCD if "fractions" in code and "gcd" in code else ""
+
+
 class StdinTranslation(TranslationBenchmark):
     """Programs that read stdin and print: every test's trimmed stdout must match."""
 
@@ -144,15 +154,16 @@ class StdinTranslation(TranslationBenchmark):
         from dynbench_tasks.benchmarks.new_answers import script_problem
 
         tests = StdinTests([t["input"] for t in record["tests"]], [t["output"] for t in record["tests"]],
-                           partial(same_output, numeric=self.numeric_outputs))
+                           partial(same_output, numeric=self.numeric_outputs), removed_apis(record["python"]))
         return Program(record["python"], ProgramKind.SCRIPT, tests=tests, answers=partial(script_problem, tests))
 
     def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
-        """The tests as scored (NewOutput's edited program printed new outputs) and as published."""
+        """The tests as scored (NewOutput's edited program printed new outputs, on the tests it is
+        scored on) and as published."""
         return {
-            "tests": [[dict(test, output=new) for test, new in zip(record["tests"], r.new_answers, strict=True)]
-                      if r.new_answers is not None else record["tests"] for record, r in zip(records, results,
-                                                                                              strict=True)],
+            "tests": [[dict(test, output=new) for test, new in zip(record["tests"], r.new_answers, strict=True)
+                       if new is not None] if r.new_answers is not None else record["tests"]
+                      for record, r in zip(records, results, strict=True)],
             "original_tests": [record["tests"] for record in records],
         }
 

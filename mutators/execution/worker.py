@@ -269,8 +269,9 @@ def task_run_script(payload):
 
 def task_run_scripts(payload):
     """``run_script`` on each of ``stdins`` in turn, each run in a process of its own forked from this
-    one, until a run does not exit cleanly: a program is judged on all its tests for the price of one
-    task, and one that fails the first test costs no more. ``seconds`` is a budget per run."""
+    one, until a run does not exit cleanly (unless ``every``): a program is judged on all its tests for
+    the price of one task, and one that fails the first test costs no more. ``seconds`` is a budget
+    per run."""
     results = []
     for stdin in payload["stdins"]:
         read_fd, write_fd = os.pipe()
@@ -302,7 +303,7 @@ def task_run_scripts(payload):
         except ValueError:
             result = {"outcome": "timeout", "stdout": ""}
         results.append(result)
-        if result.get("outcome") != "exit:0":
+        if result.get("outcome") != "exit:0" and not payload.get("every"):
             break
     return {"results": results}
 
