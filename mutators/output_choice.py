@@ -293,7 +293,7 @@ def _why_not(problem: Problem, outcomes: list[dict], rules: OutputRules) -> str:
     return f"it takes longer than {seconds:g} s on a scored input" if slow else "it fails on a scored input"
 
 
-_SHARE_SCORED = 0.5  # of a problem's inputs, at least this many must be ones its program gets right
+_SHARE_SCORED = 0.5  # at least this share of a problem's inputs must be ones its unedited program gets right
 
 
 def _baseline(problem: Problem, values: list) -> list | str:
