@@ -218,6 +218,11 @@ def same_literal(first: str, second: str) -> bool:
 ALIKE = 0.8  # an answer whose text is at least this much alike the published one (difflib's ratio) is a patch of it
 
 
+def likeness(text: str, published: str) -> float:
+    """How alike an answer's text is the published answer's, from 0 to 1 (difflib's ratio)."""
+    return difflib.SequenceMatcher(None, text, published, autojunk=False).ratio()
+
+
 def guessable(arguments: str, value, text: str, published: str) -> bool:
     """Whether an answer could be had without working the program out: it is one of the call's
     arguments (copied from the call), or a patch of the published answer (``text`` at least
@@ -227,7 +232,7 @@ def guessable(arguments: str, value, text: str, published: str) -> bool:
     if parsed is not None and any(type(argument) is type(value) and argument == value
                                   for argument in [*parsed[0], *parsed[1].values()]):
         return True
-    return difflib.SequenceMatcher(None, text, published, autojunk=False).ratio() >= ALIKE
+    return likeness(text, published) >= ALIKE
 
 
 def _judge(candidate: str, ran, original_input: str, original_output) -> str | None:
@@ -279,7 +284,8 @@ def _confirm(hopefuls: list[tuple[_Search, str, str]], second, rules: InputRules
 def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
     """Try candidates in rounds; a candidate that qualifies on the first hash seed is run again on the
     second, and chosen only if it gives the same output there. Candidates whose output is
-    :func:`guessable` come last, in their order."""
+    :func:`guessable` come last, the least alike the published output first (a memoriser gains the
+    least from them)."""
     first, second = sandboxes
     pending = list(searches)
     for size in (*_ROUNDS, rules.candidates + rules.reshaped):
@@ -303,6 +309,8 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
         _confirm(hopefuls, second, rules)
         pending = [s for s in pending if s.chosen is None and s.tried < len(s.candidates)]
     pending = [s for s in searches if s.chosen is None and s.guessable]
+    for search in pending:
+        search.guessable.sort(key=lambda found: likeness(found[1], search.published))
     while pending:
         _confirm([(search, *search.guessable.pop(0)) for search in pending], second, rules)
         pending = [s for s in pending if s.chosen is None and s.guessable]

@@ -14,7 +14,8 @@ order, it is the first under which the program
 
 An edit whose answers could be had without working the program out (``Problem.guessable``: a
 CRUXEval output that is one of the call's arguments or a patch of the published output) is taken
-only if no other qualifies.
+only if no other qualifies, and only if it is less alike the published answers than the unedited
+program's (a new input's fresh answer is never traded for a guessable one); the least alike first.
 
 Where the unedited program fails, or does not give the published answer, on some of a problem's
 inputs but on no more than half of them, the problem is scored on the others only: on those the
@@ -24,6 +25,7 @@ recomputed there could not be checked. The new answers of the inputs left out ar
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,10 +36,10 @@ from mutators.execution.plain import PlainDataError, decode
 from mutators.newoutput import Edit, NewOutput, edits
 from mutators.programs import MUTATED, UNCHANGED, CallTests, StdinTests
 
-NO_SITES, FAILS, SAME_ANSWERS, NONDETERMINISTIC, UNPUBLISHED = (
+NO_SITES, FAILS, SAME_ANSWERS, NONDETERMINISTIC, UNPUBLISHED, NO_HARDER = (
     "nothing in the program is a literal or operator it edits", "the edited program fails on a scored input",
     "it gives the same answers", "its answers depend on the hash seed",
-    "it does not give the published answers")
+    "it does not give the published answers", "its answers are no harder to guess than the program's own")
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,11 @@ class Problem:
     prepare: Callable[[list[Problem]], None] | None = None
     check: Callable[[list, list], str | None] | None = None
     scored: list[bool] | None = None  # which of the inputs it came with it is scored on (None: all)
-    # Whether answers could be had without working the program out (copied from the shown call, or
-    # the published answers patched): an edit that gives them is taken only if no other qualifies.
-    guessable: Callable[[list], bool] | None = None
+    # None where answers could not be had without working the program out; else how alike the
+    # published answers they are (0 to 1). An edit whose answers could be guessed (copied from the
+    # shown call, or the published answers patched) is taken only if no other qualifies, the least
+    # alike first.
+    guessable: Callable[[list], float | None] | None = None
 
     def narrow(self, kept: list[int]) -> None:
         """Score the problem on the inputs at ``kept`` only."""
@@ -227,7 +231,7 @@ class _Search:
     tried: int = 0
     chosen: Chosen | None = None
     broken: Counter = field(default_factory=Counter)
-    guessable: list[tuple[Edit, tuple]] = field(default_factory=list)  # qualified, but its answers are guessable
+    guessable: list[tuple[float, Edit, tuple]] = field(default_factory=list)  # qualified, but guessable: (likeness, …)
 
 
 _SLOWER = 3  # how much slower than the unedited program an edited script may run on its slowest test
@@ -370,17 +374,33 @@ def _search(searches: list[_Search], sandboxes, rules: OutputRules) -> None:
                 search.broken[outcome] += 1
             elif not _differs(search.problem, outcome[0]):
                 search.broken[SAME_ANSWERS] += 1
-            elif search.problem.guessable is not None and search.problem.guessable(outcome[0]):
-                search.guessable.append((edit, outcome))
+            elif search.problem.guessable is not None and (alike := search.problem.guessable(outcome[0])) is not None:
+                search.guessable.append((alike, edit, outcome))
             else:
                 hopefuls.append((search, edit, outcome))
                 settled.add(id(search))
         _confirm(hopefuls, second, rules)
         pending = [s for s in pending if s.chosen is None and s.tried < len(s.candidates)]
     pending = [s for s in searches if s.chosen is None and s.guessable]
+    for search in pending:
+        bound = _guess_bound(search.problem)
+        search.broken[NO_HARDER] += sum(found[0] >= bound for found in search.guessable)
+        search.guessable = sorted((found for found in search.guessable if found[0] < bound), key=lambda found: found[0])
+    pending = [s for s in pending if s.guessable]
     while pending:
-        _confirm([(search, *search.guessable.pop(0)) for search in pending], second, rules)
+        _confirm([(search, *search.guessable.pop(0)[1:]) for search in pending], second, rules)
         pending = [s for s in pending if s.chosen is None and s.guessable]
+
+
+def _guess_bound(problem: Problem) -> float:
+    """How alike the published answers a guessable edit's may be: anything, where the unedited program
+    gives the published answers; less than its own, where those can be guessed too; nothing, where
+    they cannot (a new input made them fresh, and a guessable edit would undo that)."""
+    if problem.published is None or all(problem.same(answer, published) for answer, published
+                                        in zip(problem.baseline, problem.published, strict=True)):
+        return math.inf
+    own = problem.guessable(problem.baseline)
+    return -math.inf if own is None else own
 
 
 def _confirm(hopefuls: list[tuple[_Search, Edit, tuple]], second, rules: OutputRules) -> None:

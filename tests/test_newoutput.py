@@ -21,7 +21,7 @@ from dynbench_tasks.benchmarks.translation import removed_apis
 from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
 from mutators.input_choice import choose_new_inputs, guessable
 from mutators.newoutput import edits
-from mutators.output_choice import FAILS, NO_SITES, NONDETERMINISTIC, SAME_ANSWERS, choose_new_outputs
+from mutators.output_choice import FAILS, NO_HARDER, NO_SITES, NONDETERMINISTIC, SAME_ANSWERS, choose_new_outputs
 from mutators.programs import CallTests, StdinTests
 
 
@@ -99,10 +99,29 @@ def test_an_edit_whose_output_can_be_guessed_is_the_last_choice(seeded_sandboxes
         result = _crux(code, "'ab', 2", "'ABABAB'", seeded_sandboxes, seed=seed)
         assert result.status == MUTATED and result.expected_output in ("'AB'", "'ababab'"), seed
         assert not guessable("'ab', 2", ast.literal_eval(result.expected_output), result.expected_output, "'ABABAB'")
+    # Where every edit's answer can be guessed, the least alike the published one is taken: 'ab' (the
+    # argument, copied), not 'abab' or 'abababab' (patches of 'ababab').
+    for seed in range(6):
+        result = _crux("def f(s, n):\n    if n > 2:\n        return s\n    return s * (n + 1)\n", "'ab', 2",
+                       "'ababab'", seeded_sandboxes, seed=seed)
+        assert result.status == MUTATED and result.expected_output == "'ab'", (seed, result.edit)
     # Where every edit's answer is an argument, one of them is still taken.
     result = _crux("def f(s, t):\n    if len(s) > 2:\n        return s\n    return t\n", "'ab', 'x'", "'x'",
                    seeded_sandboxes)
     assert result.status == MUTATED and result.expected_output == "'ab'"
+
+
+def test_a_new_inputs_fresh_output_is_never_traded_for_a_guessable_one(seeded_sandboxes):
+    # The new input's list comes back reversed; the edits that change that make f return the list as it
+    # came (copied from the call) or fail, so NewOutput leaves the new input's answer as it is.
+    code = "def f(nums):\n    for _ in range(len(nums) - 1):\n        nums.reverse()\n    return nums\n"
+    published = "[1, -9, 7, 2, 6, -3, 3]"
+    for seed in range(4):
+        result = _crux(code, published, published, seeded_sandboxes, chain="FUVIO", seed=seed)
+        value = ast.literal_eval(result.expected_output)
+        assert result.status == MUTATED and result.new_input is not None, seed
+        assert not guessable(result.call_arguments, value, result.expected_output, published), (seed, result.edit)
+    assert f"newoutput: no edit ({NO_HARDER})" in result.reason and result.edit is None
 
 
 def test_an_edit_that_kills_the_child_is_judged_alone(seeded_sandboxes):

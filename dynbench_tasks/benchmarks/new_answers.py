@@ -39,14 +39,14 @@ def _literals(values: list, limit: int) -> list[str] | str:
     return answers
 
 
-def _guessable(arguments: str, published: str, answers: list[str]) -> bool:
-    from mutators.input_choice import guessable
+def _guessable(arguments: str, published: str, answers: list[str]) -> float | None:
+    from mutators.input_choice import guessable, likeness
 
     try:
         value = ast.literal_eval(answers[0])
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         value = object()  # equal to no argument
-    return guessable(arguments, value, answers[0], published)
+    return likeness(answers[0], published) if guessable(arguments, value, answers[0], published) else None
 
 
 def literal_problem(published_input: str, published_output: str, result: MutationResult) -> Problem:
