@@ -16,7 +16,8 @@ qualifies: an output that is one of its own arguments (``f('ab', 'x') == 'ab'``)
 the call, and one that is the published output patched (``'ndbtu' -> 'dbtu'`` becoming ``'ndbt1u'
 -> 'dbt1u'``: at least 80% of its text alike, as :mod:`difflib` counts it) can be made by a model
 that remembers the published answer and sees how the input changed. Fine-tuned on the published
-problems, such a model earns both (:func:`mutators.input_choice.guessable`).
+problems, such a model earns both (:func:`mutators.input_choice.guessable`). Of such candidates the
+one least alike the published output is taken first.
 
 If none does, the program keeps its input (status ``unchanged`` when nothing else changed) and the
 reason says which rule ruled most candidates out. Only benchmarks whose problem includes the call
