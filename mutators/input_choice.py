@@ -223,16 +223,22 @@ def likeness(text: str, published: str) -> float:
     return difflib.SequenceMatcher(None, text, published, autojunk=False).ratio()
 
 
-def guessable(arguments: str, value, text: str, published: str) -> bool:
-    """Whether an answer could be had without working the program out: it is one of the call's
-    arguments (copied from the call), or a patch of the published answer (``text`` at least
-    :data:`ALIKE` alike ``published``): a model that remembers the published answer and sees how the
-    input changed can make that edit to it."""
+def guess_likeness(arguments: str, value, text: str, published: str) -> float | None:
+    """None if an answer could not be had without working the program out; else its :func:`likeness`
+    to the published answer (the least alike is the least a memoriser gains from). It could be had
+    if it is one of the call's arguments (copied from the call), or a patch of the published answer
+    (``text`` at least :data:`ALIKE` alike ``published``): a model that remembers the published
+    answer and sees how the input changed can make that edit to it."""
+    alike = likeness(text, published)
     parsed = parse_arguments(arguments)
-    if parsed is not None and any(type(argument) is type(value) and argument == value
-                                  for argument in [*parsed[0], *parsed[1].values()]):
-        return True
-    return likeness(text, published) >= ALIKE
+    copied = parsed is not None and any(type(argument) is type(value) and argument == value
+                                        for argument in [*parsed[0], *parsed[1].values()])
+    return alike if copied or alike >= ALIKE else None
+
+
+def guessable(arguments: str, value, text: str, published: str) -> bool:
+    """Whether an answer could be had without working the program out (:func:`guess_likeness`)."""
+    return guess_likeness(arguments, value, text, published) is not None
 
 
 def _judge(candidate: str, ran, original_input: str, original_output) -> str | None:
@@ -262,7 +268,7 @@ class _Search:
     tried: int = 0
     chosen: tuple[str, str] | None = None  # (input, output repr)
     broken: Counter = field(default_factory=Counter)
-    guessable: list[tuple[str, str]] = field(default_factory=list)  # qualified, but the output is guessable
+    guessable: list[tuple[float, str, str]] = field(default_factory=list)  # qualified, but guessable: (likeness, …)
 
 
 _ROUNDS = (2, 6)  # candidates tried per round before the rest: most programs settle in the first
@@ -301,8 +307,8 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
                 rule = _judge(candidate, ran, search.tests.arguments[0], search.original_output)
                 if rule is not None:
                     search.broken[rule] += 1
-                elif guessable(candidate, ran[0], ran[1], search.published):
-                    search.guessable.append((candidate, ran[1]))
+                elif (alike := guess_likeness(candidate, ran[0], ran[1], search.published)) is not None:
+                    search.guessable.append((alike, candidate, ran[1]))
                 else:
                     hopefuls.append((search, candidate, ran[1]))
                     break
@@ -310,9 +316,9 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
         pending = [s for s in pending if s.chosen is None and s.tried < len(s.candidates)]
     pending = [s for s in searches if s.chosen is None and s.guessable]
     for search in pending:
-        search.guessable.sort(key=lambda found: likeness(found[1], search.published))
+        search.guessable.sort(key=lambda found: found[0])
     while pending:
-        _confirm([(search, *search.guessable.pop(0)) for search in pending], second, rules)
+        _confirm([(search, *search.guessable.pop(0)[1:]) for search in pending], second, rules)
         pending = [s for s in pending if s.chosen is None and s.guessable]
 
 

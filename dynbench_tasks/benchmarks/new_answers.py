@@ -40,13 +40,13 @@ def _literals(values: list, limit: int) -> list[str] | str:
 
 
 def _guessable(arguments: str, published: str, answers: list[str]) -> float | None:
-    from mutators.input_choice import guessable, likeness
+    from mutators.input_choice import guess_likeness
 
     try:
         value = ast.literal_eval(answers[0])
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         value = object()  # equal to no argument
-    return likeness(answers[0], published) if guessable(arguments, value, answers[0], published) else None
+    return guess_likeness(arguments, value, answers[0], published)
 
 
 def literal_problem(published_input: str, published_output: str, result: MutationResult) -> Problem:
