@@ -8,6 +8,10 @@ import json
 from math import comb
 
 PASSED = "passed"
+# The version of the rules that decide whether an answer passes (how outputs are compared, what a
+# crash counts as), recorded in every result: runs judged under other rules are not comparable.
+# 1: engine 0.4.2 and before (no record); 2: docs/judging.md.
+JUDGING_RULES = 2
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

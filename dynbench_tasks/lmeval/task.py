@@ -21,7 +21,7 @@ from dynbench_tasks.judge.jdk import find_jdk
 from dynbench_tasks.lmeval.documents import expect, prepare_documents
 from dynbench_tasks.lmeval.settings import TaskSettings
 from dynbench_tasks.lmeval.sources import load_raw
-from dynbench_tasks.scoring import process_results
+from dynbench_tasks.scoring import JUDGING_RULES, process_results
 from mutators import ENGINE_VERSION
 from mutators.execution.isolation import isolation
 
@@ -42,7 +42,8 @@ def provenance(settings: TaskSettings, repeats, temperature) -> dict[str, Any]:
             "variant": settings.variant, "chain": settings.chain, "seed": settings.seed,
             "options": dict(settings.options), "scope": settings.scope, "prompt": settings.prompt,
             "repeats": repeats, "temperature": temperature, "timeout": settings.timeout, "ids": list(settings.ids),
-            "verify": settings.verify, "data_source": settings.data_source, "isolation": isolation().describe()}
+            "verify": settings.verify, "data_source": settings.data_source, "isolation": isolation().describe(),
+            "judging_rules": JUDGING_RULES}
 
 
 class DynamicTask(ConfigurableTask):

@@ -1,0 +1,63 @@
+"""Reading files a submitter wrote (lm-eval results and logged samples): JSON parsed with bounded
+size and nesting, so that no file can exhaust memory or the interpreter's stack in any reader
+(verify, leaderboard, report, view). A file outside the bounds is a ``DataError`` of one line.
+
+The bounds sit far above what real runs write: lm-eval's results files nest about 6 levels and its
+samples about 8, a results file is well under 1 MiB and one logged sample a few KiB (a 5-repeat
+translation sample with long Java answers stays under 100 KiB).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from dynbench_tasks.errors import DataError
+
+MAX_DEPTH = 64  # levels of arrays and objects in one JSON value
+MAX_RESULTS_BYTES = 64 * 1024 * 1024  # one results_*.json
+MAX_SAMPLE_BYTES = 16 * 1024 * 1024  # one line of a samples_*.jsonl
+MAX_SAMPLES_BYTES = 2 * 1024 * 1024 * 1024  # one samples_*.jsonl
+
+
+class TooDeep(ValueError):
+    """A JSON value nests deeper than ``MAX_DEPTH``."""
+
+
+def _depth_within(value: object, limit: int) -> bool:
+    """Whether ``value``'s arrays and objects nest at most ``limit`` deep (walked without recursion)."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return False
+                pending.append((child, depth + 1))
+    return True
+
+
+def parse_json(text: str) -> object:
+    """``text`` parsed as JSON; ``TooDeep`` past ``MAX_DEPTH`` levels (the C parser stops far deeper
+    ones at the interpreter's recursion limit), ``ValueError`` if it is not JSON."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise TooDeep(f"nested deeper than {MAX_DEPTH} levels") from None
+    if not _depth_within(value, MAX_DEPTH):
+        raise TooDeep(f"nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def read_json_file(path: Path, what: str, max_bytes: int = MAX_RESULTS_BYTES) -> object:
+    """The JSON value in ``path``, or a one-line ``DataError`` naming ``what`` the file should be."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise DataError(f"{path}: larger than {max_bytes // (1024 * 1024)} MiB, not {what}")
+        return parse_json(path.read_text(encoding="utf-8"))
+    except TooDeep as error:
+        raise DataError(f"{path}: not {what} ({error})") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise DataError(f"{path}: not {what} ({type(error).__name__})") from None
