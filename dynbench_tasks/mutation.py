@@ -15,6 +15,7 @@ from dynbench_tasks.benchmarks.base import Program
 from mutators.programs import MUTATED, UNCHANGED, CallTests
 
 NO_INPUTS = "the problem has no inputs to compute new answers on"
+NO_CALL = "the problem shows no call with its output"
 
 SLICE = 100  # programs
 
@@ -27,9 +28,13 @@ def _run_slice(programs: Sequence[Program], per_chain: list[list], with_new_inpu
     from mutators.input_choice import choose_new_inputs
     from mutators.output_choice import choose_new_outputs
 
-    items = [(p.code, r, p.tests, p.output) for results, wanted in zip(per_chain, with_new_inputs, strict=True)
-             if wanted for p, r in zip(programs, results, strict=True)
-             if isinstance(p.tests, CallTests) and p.output is not None]
+    items = []
+    for results, wanted in zip(per_chain, with_new_inputs, strict=True):
+        for p, r in zip(programs, results, strict=True) if wanted else ():
+            if isinstance(p.tests, CallTests) and p.tests.arguments and p.output is not None:
+                items.append((p.code, r, p.tests, p.output))
+            elif r.status in (MUTATED, UNCHANGED):
+                _add_reason(r, f"newinput: no new input ({NO_CALL})")
     if items:
         choose_new_inputs(items, seed, (sandbox(1), sandbox(2)), donors=donors)
     if verify:
@@ -42,10 +47,14 @@ def _run_slice(programs: Sequence[Program], per_chain: list[list], with_new_inpu
                 for p, r in zip(programs, results, strict=True) if r.status in (MUTATED, UNCHANGED)]
     for result, problem in problems:
         if problem is None:
-            result.reason = (result.reason + "; " if result.reason else "") + f"newoutput: no edit ({NO_INPUTS})"
+            _add_reason(result, f"newoutput: no edit ({NO_INPUTS})")
     problems = [(r, problem) for r, problem in problems if problem is not None]
     if problems:
         choose_new_outputs(problems, seed, (sandbox(1), sandbox(2)))
+
+
+def _add_reason(result, reason: str) -> None:
+    result.reason = (result.reason + "; " if result.reason else "") + reason
 
 
 def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *, label: str, verify: bool,

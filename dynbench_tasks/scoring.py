@@ -10,7 +10,9 @@ from math import comb
 PASSED = "passed"
 # The version of the rules that decide whether an answer passes (how outputs are compared, what a
 # crash counts as), recorded in every result: runs judged under other rules are not comparable.
-# 1: engine 0.4.2 and before (no record); 2: docs/judging.md.
+# 1: engine 0.4.2 and before (no record); 2: docs/judging.md (a Java run that throws or exits non-zero
+# fails whatever it printed, Avatar's single numbers compared as decimals, TransCoder's tolerance keeps
+# the sign, an exit by any route judged as an exit).
 JUDGING_RULES = 2
 
 

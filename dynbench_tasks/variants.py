@@ -26,9 +26,9 @@ MEANING_PRESERVING = ("varnorm1", "varnorm2", "constunfold", "for2while", "conda
 # Every problem these variants score has a new answer, so memorising the published one earns nothing.
 ANSWER_CHANGING = ("newinput", "fuvi", "newoutput", "fuvo", "fuvio")
 # On translation the answer is the program itself, in Java: where nothing but a literal changed, a model that
-# memorised the published Java copies the new literal into it (README, RQ3: fine-tuning on TransCoder gained 80
-# points on transcoder_newoutput against 95 on orig). There the headline counts only the answer changes hidden
-# under the paper's rewrites.
+# memorised the published Java copies the new literal into it (docs/contamination.md, RQ3: fine-tuning on
+# TransCoder gained 80 points on transcoder_newoutput against 95 on orig). There the headline counts only the
+# answer changes hidden under the paper's rewrites.
 COPYABLE_ANSWER_CHANGES = ("newoutput",)
 # Variants that give the problem a new input: only for benchmarks whose problems show a call.
 NEW_INPUT_VARIANTS = ("newinput", "fuvi", "fuvio")

@@ -14,7 +14,7 @@ import libcst as cst
 from mutators.base import StepContext
 from mutators.chain import ANSWER_CHANGING, Chain, parse_chain
 from mutators.programs import MUTATED, REJECTED, UNCHANGED, UNPARSEABLE, ProgramKind
-from mutators.scopes import ExternalCall, Interface
+from mutators.scopes import ExternalCall, Interface, identifier
 from mutators.version import ENGINE_VERSION
 
 
@@ -91,8 +91,8 @@ def rename_keywords(entry_point: str, arguments: str, renames: dict[str, str]) -
         return arguments
     call = cst.parse_expression(f"{entry_point}({arguments})")
     args = [
-        arg.with_changes(keyword=arg.keyword.with_changes(value=renames[arg.keyword.value]))
-        if arg.keyword is not None and arg.keyword.value in renames
+        arg.with_changes(keyword=arg.keyword.with_changes(value=renames[identifier(arg.keyword.value)]))
+        if arg.keyword is not None and identifier(arg.keyword.value) in renames
         else arg
         for arg in call.args
     ]

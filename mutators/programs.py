@@ -24,7 +24,8 @@ MUTATED, UNCHANGED, REJECTED, UNPARSEABLE = "mutated", "unchanged", "rejected", 
 STATUSES = (MUTATED, UNCHANGED, REJECTED, UNPARSEABLE)  # the engine's: every task document has one of these
 # Only a program read from a file nobody vouches for (``dynbench mutate --input``) ends in one of these:
 # over the size limit (never parsed), past the deadline (its process killed), the engine failed on it
-# unexpectedly or its process died, or the record holds no program at all.
+# unexpectedly or its process died, or the record holds no usable problem (no program, or inputs/answers
+# of the wrong shape).
 TOO_LARGE, TIMEOUT, CRASHED, NO_PROGRAM = "too_large", "timeout", "crashed", "no_program"
 UNTRUSTED_STATUSES = (TOO_LARGE, TIMEOUT, CRASHED, NO_PROGRAM)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -29,6 +30,13 @@ RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUI
 # Builtins that read or write a scope's variables by their spelled names.
 _DYNAMIC_LOCALS = frozenset({"eval", "exec", "locals", "vars", "dir"})
 _DYNAMIC_GLOBALS = frozenset({"globals", "eval", "exec"})
+
+
+def identifier(spelled: str) -> str:
+    """A name as Python reads it. The parser NFKC-normalises identifiers (``file`` spelled with the
+    ligature U+FB01, or in full-width letters, is ``file``); libcst keeps them as spelled, so every
+    comparison of names here uses this form."""
+    return spelled if spelled.isascii() else unicodedata.normalize("NFKC", spelled)
 
 
 class ScopeKind(str, Enum):
@@ -89,6 +97,7 @@ class _Call:
 @dataclass(eq=False)
 class _Occurrence:
     node: cst.Name
+    name: str  # as Python reads it (see identifier)
     scope: Scope
     binding_kind: str  # "" for a read
 
@@ -186,12 +195,13 @@ class _Builder:
         self.scope = self.scope.parent
 
     def record(self, name: cst.Name, binding_kind: str = "", scope: Scope | None = None) -> None:
-        self.result.all_identifiers.add(name.value)
-        if name.value in ("True", "False", "None"):
+        read_as = identifier(name.value)
+        self.result.all_identifiers.add(read_as)
+        if read_as in ("True", "False", "None"):
             return
         if self.printing_source:
             self.printed.add(id(name))
-        self.occurrences.append(_Occurrence(name, scope or self.scope, binding_kind))
+        self.occurrences.append(_Occurrence(name, read_as, scope or self.scope, binding_kind))
 
     def bind_target(self, target: cst.BaseExpression, kind: str) -> None:
         if isinstance(target, cst.Name):
@@ -209,7 +219,7 @@ class _Builder:
         self.record(node)
 
     def on_attribute(self, node: cst.Attribute) -> None:
-        self.result.all_identifiers.add(node.attr.value)
+        self.result.all_identifiers.add(identifier(node.attr.value))
         self.walk(node.value)
 
     def on_call(self, node: cst.Call) -> None:
@@ -222,7 +232,7 @@ class _Builder:
         for arg in node.args:
             if arg.keyword is not None:
                 keywords.append(arg.keyword)
-                self.result.all_identifiers.add(arg.keyword.value)
+                self.result.all_identifiers.add(identifier(arg.keyword.value))
             if arg.star == "**":
                 double_star = True
             self.walk(arg.value)
@@ -365,12 +375,12 @@ class _Builder:
 
     def on_global(self, node: cst.Global) -> None:
         for item in node.names:
-            self.scope.declared_global.add(item.name.value)
+            self.scope.declared_global.add(identifier(item.name.value))
             self.record(item.name, "declare")
 
     def on_nonlocal(self, node: cst.Nonlocal) -> None:
         for item in node.names:
-            self.scope.declared_nonlocal.add(item.name.value)
+            self.scope.declared_nonlocal.add(identifier(item.name.value))
             self.record(item.name, "declare")
 
     def on_del(self, node: cst.Del) -> None:
@@ -386,7 +396,7 @@ class _Builder:
             declared = "declared_global" if target_scope.kind == ScopeKind.MODULE else "declared_nonlocal"
             scope = self.scope
             while scope is not target_scope:
-                getattr(scope, declared).add(node.target.value)
+                getattr(scope, declared).add(identifier(node.target.value))
                 scope = scope.parent
         self.walk(node.value)
 
@@ -412,7 +422,7 @@ class _Builder:
         for element in node.patterns:
             self.walk(element.pattern)
         for keyword_element in node.kwds:
-            self.result.all_identifiers.add(keyword_element.key.value)
+            self.result.all_identifiers.add(identifier(keyword_element.key.value))
             self.walk(keyword_element.pattern)
 
     def on_formatted_expression(self, node: cst.FormattedStringExpression) -> None:
@@ -495,27 +505,27 @@ def analyze(module: cst.Module) -> ScopeAnalysis:
     for occurrence in builder.occurrences:
         if occurrence.binding_kind in ("", "declare"):
             continue
-        owner = _binding_scope(occurrence.scope, occurrence.node.value, module_scope)
+        owner = _binding_scope(occurrence.scope, occurrence.name, module_scope)
         if owner is None:
             continue
-        variable = owner.bound.get(occurrence.node.value)
+        variable = owner.bound.get(occurrence.name)
         if variable is None:
-            variable = Variable(occurrence.node.value, owner)
-            owner.bound[occurrence.node.value] = variable
+            variable = Variable(occurrence.name, owner)
+            owner.bound[occurrence.name] = variable
             if owner.kind == ScopeKind.CLASS:
-                result.class_bound_names.add(occurrence.node.value)
+                result.class_bound_names.add(occurrence.name)
         variable.binding_kinds.add(occurrence.binding_kind)
 
     # Pass 2: resolve every occurrence, in source order, to its variable.
     resolved: list[Variable | None] = []
     for occurrence in builder.occurrences:
-        variable = _resolve(occurrence.node.value, occurrence.scope, module_scope)
+        variable = _resolve(occurrence.name, occurrence.scope, module_scope)
         resolved.append(variable)
         result.scope_of[id(occurrence.node)] = occurrence.scope
         if occurrence.binding_kind:
             result.binding_nodes.add(id(occurrence.node))
         if variable is None:
-            _note_dynamic_access(occurrence.node.value, occurrence.scope, module_scope)
+            _note_dynamic_access(occurrence.name, occurrence.scope, module_scope)
             continue
         if not variable.occurrences:
             result.variables.append(variable)
@@ -579,12 +589,12 @@ def _resolve_calls(builder: _Builder) -> None:
     for call in builder.calls:
         callee = callee_of.get(id(call.func_name)) if call.func_name is not None else None
         if callee is None:
-            result.unresolved_keywords.update(k.value for k in call.keywords)
+            result.unresolved_keywords.update(identifier(k.value) for k in call.keywords)
             result.unresolved_double_star |= call.double_star
             continue
         callee.called_with_double_star |= call.double_star
         for keyword_name in call.keywords:
-            param = callee.params.get(keyword_name.value)
+            param = callee.params.get(identifier(keyword_name.value))
             if param is not None:
                 result.variable_of[id(keyword_name)] = param
 

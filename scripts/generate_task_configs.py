@@ -28,6 +28,11 @@ test_split: test
 output_type: generate_until
 unsafe_code: true
 repeats: 5
+# Each prompt ends where its answer begins (after "==", or a newline after "Java:"): lm-eval puts
+# nothing between them. Few-shot examples keep lm-eval's space between question and answer.
+target_delimiter: ""
+fewshot_config:
+  target_delimiter: " "
 metric_list:
   - metric: pass@1
     aggregation: mean

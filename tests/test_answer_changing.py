@@ -15,6 +15,8 @@ from scripted_server import ScriptedServer
 from dynbench_tasks.benchmarks.transcoder import judged_parameters
 from dynbench_tasks.lmeval.discovery import task_directory
 
+pytestmark = pytest.mark.slow
+
 LIMIT = 6
 
 

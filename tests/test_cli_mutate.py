@@ -21,6 +21,7 @@ def dynbench(*args, env=None):
     return subprocess.run(command, capture_output=True, text=True, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("benchmark", WITH_OWN_PROGRAMS)
 def test_mutate_and_verify_each_benchmark(benchmark, data_dir, tmp_path):
     out = tmp_path / "out.jsonl"
@@ -76,10 +77,18 @@ def test_any_jsonl_of_programs_keeps_top_level_names(tmp_path):
         (["--benchmark", "nope", "--chain", "F"], "invalid choice"),
         (["--benchmark", "cruxeval", "--chain", "U", "--option", "constunfold.max_offset=0"], "must be at least 1"),
         (["--benchmark", "cruxeval", "--chain", "F", "--limit", "-3"], "argument --limit: must be at least 1"),
-        (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--verify"], "--input files carry none"),
-        (["--input", "GOOD", "--code-field", "xx", "--chain", "F"], "no record has a field 'xx'; did you mean 'x'?"),
-        (["--benchmark", "cruxeval", "--chain", "F", "--program-timeout", "5"], "limit the programs of an --input file"),
-        (["--benchmark", "cruxeval", "--chain", "F", "--max-program-bytes", "9"], "limit the programs of an --input"),
+        (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--verify"], "give --input-field NAME"),
+        (["--input", "GOOD", "--code-field", "x", "--chain", "FUVO"], "newoutput (O) run each program on its inputs"),
+        (["--input", "GOOD", "--code-field", "x", "--input-field", "x", "--chain", "I"], "give --entry-point NAME and"),
+        (["--input", "GOOD", "--code-field", "x", "--entry-point", "f", "--chain", "F"], "give --input-field NAME too"),
+        (["--input", "GOOD", "--code-field", "x", "--input-field", "x", "--entry-point", "1f", "--chain", "F"],
+         "argument --entry-point: '1f' is not a Python function name"),
+        (["--input", "GOOD", "--code-field", "x", "--input-field", "tests", "--chain", "F"],
+         "no record has a field 'tests' (--input-field)"),
+        (["--benchmark", "cruxeval", "--chain", "F", "--input-field", "x"], "--input-field describe the programs of"),
+        (["--input", "GOOD", "--code-field", "xx", "--chain", "F"], "no record has a field 'xx' (--code-field); did you mean 'x'?"),
+        (["--benchmark", "cruxeval", "--chain", "F", "--program-timeout", "5"], "describe the programs of an --input"),
+        (["--benchmark", "cruxeval", "--chain", "F", "--max-program-bytes", "9"], "describe the programs of an --input"),
         (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--program-timeout", "0"], "must be more than 0"),
         (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--program-timeout", "nan"], "must be more than 0"),
         (["--input", "GOOD", "--code-field", "x", "--chain", "F", "--program-timeout", "soon"], "not a number of"),
@@ -105,7 +114,7 @@ def test_bad_input_is_one_line_and_exit_status_2(args, message, tmp_path):
         # view creates the folders --out names; a run folder without results is its one-line error
         (["view", "TMP", "--variant", "cruxeval_fuv", "--out", "NOWHERE/v.html"], "no lm-eval results_*.json inside"),
         (["report", "TMP", "TMP", "--names", "A", "--out", "TMP"], "--names gives 1 names for 2 run folders"),
-        (["probe", "--model_args", "x", "--trained-on", "NOWHERE/c.json", "--out", "TMP/p.jsonl"], "no such file"),
+        (["probe", "--model-args", "x", "--trained-on", "NOWHERE/c.json", "--out", "TMP/p.jsonl"], "no such file"),
         (["contaminate", "--demo", "--out", "TMP", "--eval-metadata", "{nope"], "--eval-metadata is not JSON"),
         (["contaminate", "--demo", "--out", "TMP", "--eval-metadata", '{"scope": "x"}'], "scope must be one of"),
         (["contaminate", "--demo", "--out", "TMP", "--ids", "sample_1,nope"], "ids not in cruxeval: nope"),
@@ -126,7 +135,7 @@ def test_limit_takes_the_records_before_any_program_is_built(monkeypatch):
     transcoder = BENCHMARKS["transcoder"]
     monkeypatch.setattr(transcoder, "program", lambda record: built.append(record) or "program")
     args = argparse.Namespace(input=None, benchmark="transcoder", limit=1, data_dir=None, max_program_bytes=None,
-                              program_timeout=None)
+                              program_timeout=None, input_field=None, entry_point=None, output_field=None)
     records, programs, _ = _programs(args)
     assert len(records) == len(programs) == len(built) == 1
 
@@ -141,6 +150,7 @@ def test_limit_reads_an_input_file_no_further(tmp_path):
     assert [json.loads(line)["src"] for line in out.read_text().splitlines()] == ["x = 1\n", "y = 2\n"]
 
 
+@pytest.mark.slow
 def test_without_a_data_folder_the_bundled_copy_is_used(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DYNBENCH_DATA_DIR"}
     done = dynbench("mutate", "--benchmark", "transcoder", "--chain", "U", "--seed", "0", "--out",

@@ -42,6 +42,7 @@ def test_raw_training_learns_the_data_files_own_text(tiny_model):
     assert example["labels"] == example["input_ids"]  # every token is learnt, as in pretraining on a crawl
 
 
+@pytest.mark.slow
 def test_contaminate_runs_end_to_end(tiny_model, small_data, tmp_path):
     out = tmp_path / "contamination"
     done = subprocess.run(
@@ -96,7 +97,7 @@ def test_probe_command_with_a_real_backend(tiny_model, small_data, tmp_path):
     ids_file = tmp_path / "trained.txt"
     ids_file.write_text("sample_0\nsample_1\n")
     done = subprocess.run(
-        [sys.executable, "-m", "dynbench_tasks.cli", "probe", "--model", "hf", "--model_args",
+        [sys.executable, "-m", "dynbench_tasks.cli", "probe", "--model", "hf", "--model-args",
          f"pretrained={tiny_model}", "--variant", "fuv", "--data-dir", small_data, "--trained-on", str(ids_file),
          "--out", str(out)],
         capture_output=True, text=True,
@@ -183,6 +184,7 @@ def test_contaminate_refuses_what_it_cannot_do_before_any_work(arguments, messag
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_contaminate_translation_runs_end_to_end(tiny_model, transcoder_data, tmp_path):
     out = tmp_path / "contamination"
     done = subprocess.run(
@@ -209,3 +211,21 @@ def test_contaminate_translation_runs_end_to_end(tiny_model, transcoder_data, tm
     runs = load_runs([str(out / "results")])
     assert {(r.model, r.variant) for r in runs} == {(m, v) for m in ("base", "fine-tuned")
                                                     for v in ("orig", "fuv", "newoutput")}
+
+
+@pytest.mark.parametrize(("every", "lines"), [(0, 4), (3600, 1)])
+def test_fine_tuning_reports_its_progress_as_lines_now_and_then(tiny_model, tmp_path, capfd, monkeypatch, every,
+                                                                 lines):
+    """Where the output is not a terminal: a line with the steps done and the time left once the
+    interval has passed, and at the last step; never the trainer's line per logging step."""
+    from dynbench_tasks.contamination import finetune
+
+    monkeypatch.setattr(finetune, "PROGRESS_EVERY_SECONDS", every)
+    records = [{"code": "def f(x):\n    return x\n", "input": str(i), "output": str(i)} for i in range(4)]
+    settings = finetune.TrainingSettings(max_steps=4, batch_size=1, max_length=64)
+    finetune.fine_tune(str(tiny_model), records, "cruxeval", tmp_path, settings)
+    err = capfd.readouterr().err
+    progress = [line for line in err.splitlines() if line.startswith("dynbench: fine-tuning: ")]
+    assert len(progress) == lines, err
+    assert progress[-1].startswith("dynbench: fine-tuning: 4 of 4 steps in 0:") and "about 0:00 left" in progress[-1]
+    assert "{'loss'" not in err and "/4 [" not in err  # no line per log, no progress bar of the 4 steps

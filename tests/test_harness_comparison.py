@@ -6,6 +6,7 @@ merely echo the call, which the built-in passes)."""
 from pathlib import Path
 
 import lm_eval
+import pytest
 from lm_eval.tasks import TaskManager
 from lm_eval.tasks._yaml_loader import load_yaml
 from scripted_server import ScriptedServer
@@ -30,6 +31,7 @@ def recorded_answer(doc: dict) -> str:
     return f"\nassert f({doc['input']}) == {answer}\n"
 
 
+@pytest.mark.slow
 def test_scores_agree_except_where_the_fixes_apply(small_data):
     builtin_folder = Path(lm_eval.__file__).parent / "tasks" / "cruxeval"
     builtin = load_yaml(builtin_folder / "cruxeval_output.yaml")

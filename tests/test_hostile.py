@@ -238,6 +238,7 @@ def _answer_of(process: str) -> str:
             ".trim()); } catch (java.io.IOException e) { throw new RuntimeException(e); }")
 
 
+@pytest.mark.slow
 def test_hostile_java_cannot_pass_or_escape(data_dir):
     listener = Listener()
     attacks = _java_attacks(listener.port)
@@ -329,6 +330,7 @@ def one_problem_each(tmp_path_factory, data_dir) -> tuple[str, dict[str, dict]]:
     return str(folder), chosen
 
 
+@pytest.mark.slow
 def test_python_run_from_a_java_translation_cannot_pass(one_problem_each):
     """A "translation" that runs the prompt's own Python with python3, plain and in seven wrappers,
     on CodeNet and Avatar; a correct translation of the same problem passes in the same run."""

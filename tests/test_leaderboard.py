@@ -191,6 +191,7 @@ def _models(browser, table: str) -> list[str]:
             for row in browser.find_elements(By.CSS_SELECTOR, f"table#{table} tbody tr")]
 
 
+@pytest.mark.slow
 def test_the_leaderboard_page_works_in_a_real_browser(browser, board_runs, tmp_path):
     from selenium.webdriver.common.by import By
 
@@ -259,8 +260,14 @@ def test_screenshot_of_the_leaderboard_at_1280_pixels(browser, tmp_path):
         for line in lines:
             line["doc"]["python"] = line["doc"]["original_python"] = line["doc"]["code"]
         samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    from test_leaderboard_rounds import GREEDY_ROUND, in_round
+
+    from dynbench_tasks.analysis.leaderboard import Round
+
+    for folder in ("a", "b", "c", "d", "t"):
+        in_round(tmp_path / folder)
     runs = load_runs([str(tmp_path / d) for d in ("a", "b", "c", "d", "t")])
-    write_leaderboard(runs, {}, tmp_path / "site", round_seed=0)
+    write_leaderboard(runs, {}, tmp_path / "site", game=Round(0, GREEDY_ROUND))
     browser.set_window_size(1280, 900)
     browser.get((tmp_path / "site" / "index.html").as_uri())
     assert browser_errors(browser) == []
@@ -272,6 +279,7 @@ def test_screenshot_of_the_leaderboard_at_1280_pixels(browser, tmp_path):
         browser.save_screenshot(str(Path(os.environ["DYNBENCH_SCREENSHOTS"]) / "leaderboard.png"))
 
 
+@pytest.mark.slow
 def test_the_report_page_loads_in_a_real_browser(browser, board_runs, tmp_path):
     from selenium.webdriver.common.by import By
 
@@ -284,6 +292,7 @@ def test_the_report_page_loads_in_a_real_browser(browser, board_runs, tmp_path):
     assert "(2 seeds)" in browser.page_source
 
 
+@pytest.mark.slow
 def test_a_hostile_name_reaches_no_terminal(tmp_path):
     """The command prints each run's verdict, which names the model: escape sequences stay out."""
     folders = hostile_runs(tmp_path, ["evil\x1b[2J\x1b]0;pwned\x07\u202eeman"])
@@ -294,6 +303,7 @@ def test_a_hostile_name_reaches_no_terminal(tmp_path):
     assert "model-b" in done.stdout and "evil" in done.stdout  # the control and the attacker are both listed
 
 
+@pytest.mark.slow
 def test_a_leaderboard_of_a_real_run_is_verified(tmp_path, small_data):
     """A real run (the lm_eval CLI against a scripted server, as in tests/test_verify): it verifies, and
     as a --limit run its row says partial."""
@@ -302,7 +312,7 @@ def test_a_leaderboard_of_a_real_run_is_verified(tmp_path, small_data):
     (tmp_path / "run").mkdir()
     run = make_run(tmp_path / "run", small_data, "--limit", "4")
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "leaderboard", str(run), "--out",
-                           str(tmp_path / "site")], capture_output=True, text=True)
+                           str(tmp_path / "site"), "--data-dir", small_data], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = json.loads(Path(tmp_path / "site" / "leaderboard.json").read_text())
     assert [r["verification"] for r in rows] == ["partial"]

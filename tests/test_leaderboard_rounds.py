@@ -11,10 +11,26 @@ from pathlib import Path
 import pytest
 from test_report import write_run
 
-from dynbench_tasks.analysis.leaderboard import build_rows, markdown, warnings
-from dynbench_tasks.analysis.runs import load_runs
+from dynbench_tasks.analysis.leaderboard import Round, _reference, build_rows, markdown, warnings
+from dynbench_tasks.analysis.runs import BUILTIN_TASKS, load_runs
 
 LATER = "2026-11-30T11-00-00.000000"
+GREEDY_ROUND = '{"temperature": 0}'  # the synthetic rounds' settings: dynbench's defaults, greedy
+
+
+def in_round(folder: Path) -> None:
+    """Give every task of the synthetic run in ``folder`` the provenance and generation settings a run
+    made with ``GREEDY_ROUND``'s settings records (its seed and counts kept)."""
+    path = next(folder.glob("results_*.json"))
+    results = json.loads(path.read_text())
+    for task, config in results["configs"].items():
+        if task in BUILTIN_TASKS:
+            continue
+        provenance, generation = _reference(task, GREEDY_ROUND, False, None)
+        recorded = config["metadata"]["dynbench"]
+        recorded.update({**provenance, "data": {"sha256": provenance["data"]}})
+        config["generation_kwargs"] = {**generation, "until": ["\n"]}
+    path.write_text(json.dumps(results))
 
 
 def generated_with(folder: Path, **generation) -> None:
@@ -34,41 +50,42 @@ def round_runs(tmp_path) -> list[str]:
               stamp=LATER)
     write_run(tmp_path / "b0", "model-b", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_newinput": [1, 1, 0, 0]}, seed=0)
     for folder in ("a0", "a5", "b0"):
-        generated_with(tmp_path / folder, temperature=0.0, do_sample=False, until=["\n"])
+        in_round(tmp_path / folder)
     return [str(tmp_path / d) for d in ("a0", "a5", "b0")]
 
 
 def test_a_round_ranks_only_runs_made_with_its_seed(round_runs):
     pooled = {row.model: row for row in build_rows(load_runs(round_runs), {})}
     assert pooled["model-a"].headline == pytest.approx(62.5) and pooled["model-a"].rank == 1  # the control
-    rows = build_rows(load_runs(round_runs), {}, round_seed=0)
+    rows = build_rows(load_runs(round_runs), {}, game=Round(0, GREEDY_ROUND))
     ranked = [(r.model, r.rank, r.headline) for r in rows if r.rank]
     assert ranked == [("model-b", 1, pytest.approx(50.0)), ("model-a", 2, pytest.approx(25.0))]
     [apart] = [r for r in rows if r.rank is None]
     assert (apart.model, apart.seeds, apart.headline) == ("model-a", [5], pytest.approx(100.0))
     assert apart.not_ranked == "made with seed 5, not this round's seed 0"
-    text = markdown(rows, round_seed=0)
-    assert "Round with seed 0: only runs made with seed 0 are ranked" in text
+    text = markdown(rows, game=Round(0, GREEDY_ROUND))
+    assert "Round with seed 0: only runs made with seed 0, the settings {\"temperature\": 0}" in text
     assert "| made with seed 5, not this round's seed 0 | model-a |" in text.split("Not ranked on cruxeval:")[1]
     assert warnings(rows, 0) == []
 
 
 def test_a_round_nobody_ran_is_said_so(round_runs):
-    rows = build_rows(load_runs(round_runs), {}, round_seed=9)
+    rows = build_rows(load_runs(round_runs), {}, game=Round(9, GREEDY_ROUND))
     assert all(r.rank is None and "not this round's seed 9" in r.not_ranked for r in rows)
-    assert warnings(rows, 9) == ["no run was made with this round's seed 9: nothing is ranked"]
+    assert warnings(rows, 9) == ["no run was made with this round's seed 9 and settings: nothing is ranked"]
 
 
 def test_a_round_can_require_greedy_runs(round_runs, tmp_path):
     write_run(tmp_path / "c0", "model-c", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [1, 1, 1, 1]}, seed=0)
+    in_round(tmp_path / "c0")
     generated_with(tmp_path / "c0", temperature=0.2, do_sample=True)
     runs = load_runs([*round_runs, str(tmp_path / "c0")])
-    plain = {r.model: r for r in build_rows(runs, {}, round_seed=0) if r.rank}
+    plain = {r.model: r for r in build_rows(runs, {}) if r.rank}
     assert plain["model-c"].rank == 1 and not plain["model-c"].greedy and plain["model-a"].greedy  # the control
     rows = build_rows(runs, {}, round_seed=0, require_greedy=True)
     assert [(r.model, r.rank) for r in rows if r.rank] == [("model-b", 1), ("model-a", 2)]
     c = next(r for r in rows if r.model == "model-c")
-    assert c.rank is None and c.not_ranked.startswith("not greedy (temperature 0.2); this round requires temperature 0")
+    assert c.rank is None and "temperature 0.2 (the round's: 0.0)" in c.not_ranked
 
 
 @pytest.mark.parametrize(("generation", "recorded", "greedy"), [
@@ -99,11 +116,12 @@ def test_greedy_is_what_lm_eval_ran_with_or_what_verify_found(tmp_path, generati
 
 def test_a_forged_seed_that_is_not_a_number_joins_no_round(tmp_path):
     write_run(tmp_path / "r", "m", {"cruxeval_orig": [1], "cruxeval_newinput": [1]}, seed=0)
+    in_round(tmp_path / "r")
     path = next((tmp_path / "r").glob("results_*.json"))
     results = json.loads(path.read_text())
     results["configs"]["cruxeval_newinput"]["metadata"]["dynbench"]["seed"] = ["0"]
     path.write_text(json.dumps(results))
-    rows = build_rows(load_runs([str(tmp_path / "r")]), {}, round_seed=0)
+    rows = build_rows(load_runs([str(tmp_path / "r")]), {}, game=Round(0, GREEDY_ROUND))
     assert [(r.not_ranked, r.headline is None) for r in rows] == [
         ("made with no recorded seed, not this round's seed 0", False),
         ("no answer-changing variant its headline counts (newinput, fuvi, newoutput, fuvio), so no "
@@ -225,14 +243,15 @@ def warnings_in(done: subprocess.CompletedProcess) -> list[str]:
     return [line for line in done.stderr.splitlines() if line.startswith("dynbench leaderboard: warning:")]
 
 
+@pytest.mark.slow
 def test_real_runs_of_different_sizes_and_a_round(tmp_path, small_data):
     """Seed 0 on 4 problems and seed 1 on 2, through lm_eval: pooled, the row is computed on the shared
     documents with one warning; as a round of seed 0, seed 1's runs are listed apart. The memoriser's
     static score is 100 and its contamination-resistant score 0."""
     runs = [str(memoriser_run(tmp_path / "s0", small_data, 0, 4)), str(memoriser_run(tmp_path / "s1", small_data, 1, 2))]
-    done = leaderboard(*runs, "--out", str(tmp_path / "pooled"))
+    done = leaderboard(*runs, "--out", str(tmp_path / "pooled"), "--data-dir", small_data)
     assert done.returncode == 0, done.stderr[-2000:]
-    warned = warnings_in(done)
+    warned = [line for line in warnings_in(done) if "not made with dynbench's default settings" not in line]
     assert len(warned) == 1 and "runs of different sizes (seed 0: 4 documents; seed 1: 2 documents)" in warned[0]
     [row] = json.loads((tmp_path / "pooled" / "leaderboard.json").read_text())
     shared = set.intersection(*(set(r.per_document) for r in load_runs(runs)))
@@ -240,7 +259,8 @@ def test_real_runs_of_different_sizes_and_a_round(tmp_path, small_data):
     assert (row["static"], row["headline"], row["drop"]) == (100.0, 0.0, 100.0)
     assert row["verification"] == "partial" and row["greedy"] and row["seeds"] == [0, 1]
 
-    done = leaderboard(*runs, "--out", str(tmp_path / "round"), "--seed", "0", "--require-greedy")
+    done = leaderboard(*runs, "--out", str(tmp_path / "round"), "--seed", "0", "--require-greedy", "--round-metadata",
+                       '{"repeats": 1}', "--data-dir", small_data)
     assert done.returncode == 0, done.stderr[-2000:]
     assert warnings_in(done) == []
     ranked, apart = json.loads((tmp_path / "round" / "leaderboard.json").read_text())

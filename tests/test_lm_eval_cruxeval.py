@@ -82,6 +82,7 @@ def expected_pass_at_1(docs: list[dict]) -> float:
     return sum(scripted_samples(doc)[1].count("passed") / 5 for doc in docs) / len(docs)
 
 
+@pytest.mark.slow
 def test_every_variant_scores_exactly_through_local_completions(small_data):
     tm = manager(small_data, timeout=0.5)
     tasks = [f"cruxeval_{v}" for v in VARIANTS]
@@ -187,6 +188,7 @@ def test_request_cache_is_refused_for_dynamic_tasks(small_data, caplog):
     assert len(task.instances) == 1
 
 
+@pytest.mark.slow
 def test_group_aggregates_its_variants(small_data):
     tm = manager(small_data, timeout=0.5)
     group = yaml.safe_load((Path(task_directory()) / "cruxeval" / "cruxeval_dynamic.yaml").read_text())

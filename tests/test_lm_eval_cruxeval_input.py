@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 import lm_eval
+import pytest
 from lm_eval.tasks._yaml_loader import load_yaml
 from scripted_server import ScriptedServer
 
@@ -42,6 +43,7 @@ def _run(tm, tasks, answer, limit=LIMIT):
     return results, server
 
 
+@pytest.mark.slow
 def test_every_variant_scores_exactly(small_data):
     tm = task_manager({"data_dir": small_data, "timeout": 1.0})
     loaded = tm.load(TASKS)["tasks"]
@@ -99,6 +101,7 @@ def recorded_answer(doc: dict) -> str:
     return f"\nassert f({arguments}) == {doc['output']}\n"
 
 
+@pytest.mark.slow
 def test_against_lm_evals_own_cruxeval_input(small_data):
     """Same prompt, same answers: the scores agree except where the readers differ on purpose (an
     argument computed by code of its own is refused here; a call spread over lines is read whole

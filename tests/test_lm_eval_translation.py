@@ -13,6 +13,8 @@ from scripted_server import ScriptedServer
 from dynbench_tasks.benchmarks.translation import PAPER_INSTRUCTION
 from dynbench_tasks.lmeval.discovery import task_directory
 
+pytestmark = pytest.mark.slow
+
 LIMIT = 3
 TASKS = ["avatar_orig", "avatar_fuv", "codenet_orig", "codenet_afu", "transcoder_orig", "transcoder_auv"]
 FAST_AVATAR = ["codeforces_23_B", "atcoder_ABC150_C", "atcoder_ABC114_C", "codeforces_624_B"]

@@ -46,6 +46,7 @@ def test_cruxeval_metric_checks_the_left_side_against_the_inputs():
         metric.compute(predictions=answers, references=["[1, 2]"])
 
 
+@pytest.mark.slow
 def test_java_metric_agrees_with_the_task(data_dir, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     tm = task_manager({"data_dir": str(data_dir), "timeout": 3})

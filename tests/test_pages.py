@@ -18,6 +18,8 @@ from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.benchmarks.records import read_data_file
 from mutators import mutate
 
+pytestmark = pytest.mark.slow
+
 STAMP = "2026-12-01T09-00-00.000000"
 WIDTH = 1280
 # Which documents each model passes (by position), per task: enough flips both ways to read.
@@ -190,3 +192,25 @@ def test_pages_of_a_real_lm_eval_run(browser, tmp_path, small_data):
     browser.find_element("css selector", "input[type=checkbox]").click()  # only the outcome flips
     flips = browser.execute_script("return document.querySelectorAll(\"section[data-flip='1']\").length")
     assert len(sections()) == flips and browser_errors(browser) == []
+
+
+def test_pages_that_leave_samples_out_say_so_and_still_read_at_1280_px(browser, tmp_path):
+    """A run with samples of the wrong shape, in a folder with a long name: the view and the report name
+    the samples left out, in lines that wrap rather than widen the page."""
+    folder = tmp_path / ("a-folder-with-a-long-name-" * 8) / "run"
+    write_page_run(folder, "model-a", {"cruxeval_orig": _cruxeval("orig", [True] * 6),
+                                       "cruxeval_fuv": _cruxeval("fuv", [True, False] * 3)})
+    samples = folder / f"samples_cruxeval_fuv_{STAMP}.jsonl"
+    lines = samples.read_text().splitlines()
+    samples.write_text("\n".join(["[]", '{"doc": 5}', *lines[2:]]) + "\n")
+    cli = [sys.executable, "-m", "dynbench_tasks.cli"]
+    for command in (["view", str(folder), "--variant", "fuv", "--out", str(tmp_path / "view.html")],
+                    ["report", str(folder), "--out", str(tmp_path / "report")]):
+        done = subprocess.run([*cli, *command], capture_output=True, text=True)
+        assert done.returncode == 0 and "2 of 6 logged samples left out" in done.stderr, done.stderr
+    for page in (tmp_path / "view.html", tmp_path / "report" / "report.html"):
+        browser.set_window_size(WIDTH, 1000)
+        browser.get(page.as_uri())
+        assert browser_errors(browser) == []
+        assert "2 of 6 logged samples left out" in browser.find_element("tag name", "body").text
+        assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), page

@@ -4,6 +4,7 @@ and the command-line preflight stops a run with missing data before any model is
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,8 @@ import pytest
 
 from conftest import REPO
 from dynbench_tasks.lmeval.discovery import task_directory
+
+pytestmark = pytest.mark.slow
 
 
 def run(*command, env=None, check=True) -> subprocess.CompletedProcess:
@@ -57,7 +60,7 @@ def test_wheel_ships_the_hook_and_the_tasks(wheel_venv):
 
 def test_plain_lm_eval_finds_and_runs_the_tasks(wheel_venv, tiny_model, small_data):
     """From "/", outside any git checkout; model arguments (merged into the metadata by lm-eval) are
-    not taken for unknown settings; the cost of the answers is said before they are generated."""
+    not taken for unknown settings; the cost of the answers is said once the first batch is generated."""
     done = run(
         wheel_venv / "bin" / "python", "-m", "lm_eval", "--model", "hf", "--model_args",
         f"pretrained={tiny_model},dtype=float32", "--device", "cpu", "--tasks", "cruxeval_orig", "--limit", "1",
@@ -65,7 +68,23 @@ def test_plain_lm_eval_finds_and_runs_the_tasks(wheel_venv, tiny_model, small_da
     )
     assert "|cruxeval_orig|" in done.stdout.replace(" ", "")
     assert "fatal: not a git repository" not in done.stderr
-    assert "generating 5 answers (1 problem, 5 samples each) of up to 2 tokens on the CPU takes up to about" in done.stderr
+    estimate = next(line for line in done.stderr.splitlines() if "generating 5 answers" in line)
+    # Said from the run's own first batch: nothing is generated for the estimate alone.
+    assert ("generating 5 answers (1 problem, 5 samples each) of up to 2 tokens on the CPU takes up to about"
+            in estimate and "(measured on this run's first batch: " in estimate)
+
+
+def test_python_start_up_imports_nothing_of_dynbench_until_lm_eval_is(wheel_venv):
+    """The start-up hook costs a Python program that never imports lm-eval next to nothing: none of
+    dynbench's modules load; importing lm-eval brings in the hook that patches it."""
+    python = wheel_venv / "bin" / "python"
+    ours = re.compile(r"\|\s*(dynbench|mutators|task_configs)")
+    idle = run(python, "-X", "importtime", "-c", "pass").stderr
+    assert "import time:" in idle and not [line for line in idle.splitlines() if ours.search(line)]
+    with_lm_eval = run(python, "-X", "importtime", "-c", "import lm_eval").stderr
+    assert "dynbench_tasks.lmeval.discovery" in with_lm_eval
+    finders = run(python, "-c", "import sys, lm_eval; print([type(f).__name__ for f in sys.meta_path])").stdout
+    assert "_LmEvalImportHook" in finders and "DynbenchStartup" not in finders
 
 
 def test_a_broken_hook_or_entry_point_never_breaks_python_or_lm_eval(wheel_venv, tmp_path):

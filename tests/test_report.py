@@ -36,7 +36,7 @@ def write_run(folder, model, tasks, samples=True, failed=(), seed=0, stamp=STAMP
                     handle.write(json.dumps({"doc_id": 99 - i, "doc": doc, "filtered_resps": [resp],
                                              "pass@1": score}) + "\n")
     (folder / f"results_{stamp}.json").write_text(json.dumps({"results": results, "configs": configs,
-                                                              "model_name": f"/models/{model}"}))
+                                                              "model_name": model}))
 
 
 @pytest.fixture

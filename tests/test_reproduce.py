@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_verify import _edit_samples, altered, claim_scores
+from test_verify import _edit_samples, altered, claim_scores, data_of
+
+pytestmark = pytest.mark.slow
 
 TASK = "cruxeval_orig"
 
@@ -32,7 +34,8 @@ def greedy_run(tmp_path_factory, tiny_model, small_data) -> Path:
 def reproduce(folder: Path, model: Path, *extra: str) -> tuple[int, list[str]]:
     done = subprocess.run(
         [sys.executable, "-m", "dynbench_tasks.cli", "verify", str(folder), "--reproduce", "3", "--model", "hf",
-         "--model_args", f"pretrained={model}", "--device", "cpu", *extra], capture_output=True, text=True)
+         "--model-args", f"pretrained={model}", "--device", "cpu", *data_of(folder), *extra],
+        capture_output=True, text=True)
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     return done.returncode, done.stdout.strip().splitlines()
 

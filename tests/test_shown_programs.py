@@ -6,9 +6,12 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from conftest import REPO
 
 
+@pytest.mark.slow
 def test_every_shown_program_and_input_give_the_reference_output():
     done = subprocess.run([sys.executable, str(REPO / "scripts" / "check_shown_programs.py"), "--chains", "V1,V2,FUV",
                            "--seeds", "0", "--no-verify"], capture_output=True, text=True, timeout=600)

@@ -4,6 +4,7 @@ Everywhere, drop = static - dynamic in points of pass@1: positive means lower on
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -53,9 +54,16 @@ def paired(original: TaskRun, variant: TaskRun, resamples: int = 2000, seed: int
     return Paired(len(ids), drop, low, high, orig_only, variant_only, float(p_value))
 
 
-def ranking(scores: dict[str, float]) -> list[str]:
-    """Models from best to worst (ties keep name order)."""
-    return sorted(scores, key=lambda model: (-scores[model], model))
+def ranking(scores: dict[str, float]) -> list[list[str]]:
+    """Models from best to worst, those with the same score together (in name order): a tie shares
+    its place. Scores a rounding error apart (60 and 3 / 5 * 100) are the same score."""
+    places: list[list[str]] = []
+    for model in sorted(scores, key=lambda name: (-scores[name], name)):
+        if places and math.isclose(scores[places[-1][0]], scores[model], rel_tol=1e-9, abs_tol=1e-9):
+            places[-1].append(model)
+        else:
+            places.append([model])
+    return places
 
 
 def kendall_tau(original: dict[str, float], variant: dict[str, float]) -> float | None:

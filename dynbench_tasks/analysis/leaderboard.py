@@ -7,9 +7,14 @@ with a 95% percentile-bootstrap interval. Static, headline and drop are computed
 documents, the ones all of the row's static and answer-changing runs scored, so they add up; runs of
 different sizes are compared on the documents they share, marked and warned about. lm-eval's own task
 (``cruxeval_output``/``cruxeval_input``) shows where a run holds it, and each row says whether
-``dynbench verify`` accepts its runs. A round (``round_seed``) ranks only runs made with its seed and
-may require greedy runs; every other row, and every row without a headline, is listed apart with the
-reason. ``index.html`` is self-contained (its columns sort with a few lines of plain script); the same
+``dynbench verify`` accepts its runs. A ``Round`` fixes everything that decides the documents and
+their judging: seed, variant chains, scope, ids, options, prompt, timeout, repeats, generation
+settings (temperature, max_gen_toks, …), engine version, judging-rule version and data digest; every
+setting it does not name is dynbench's default, its data the bundled copy (or the maintainer's data
+folder). It ranks only runs made with all of it, and may require greedy runs; every other row, and
+every row without a headline, is listed apart with the reason in one line. Models tied on the
+headline share a rank. A model is its whole name (``evilorg/m`` is not ``victimorg/m``).
+``index.html`` is self-contained (its columns sort with a few lines of plain script); the same
 rows are written as ``leaderboard.json``, ``.csv`` and ``.md``, each escaped for its format: model
 names come from submitted files and are hostile.
 """
@@ -20,10 +25,12 @@ import base64
 import csv
 import hashlib
 import json
+import math
 import re
 import statistics
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import cache
 from pathlib import Path
 
 from dynbench_tasks.analysis.comparisons import headline_figures, robustness
@@ -31,6 +38,7 @@ from dynbench_tasks.analysis.runs import BUILTIN, TaskRun
 from dynbench_tasks.analysis.text import csv_cell, html_text, markdown_cell, one_line
 from dynbench_tasks.analysis.verify import FAILED, PARTIAL, UNVERIFIABLE, VERIFIED, TaskVerdict, is_greedy
 from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.errors import DataError, DynbenchError
 from dynbench_tasks.variants import ANSWER_CHANGING, COPYABLE_ANSWER_CHANGES, MEANING_PRESERVING, STATIC, VARIANTS
 
 HEADLINE = "contamination-resistant score"
@@ -52,7 +60,7 @@ DOCUMENTS_NOTE = (
 HARNESS_NOTE = ("lm-eval's own task, scored by its own executor: it strips quotes from answers (so every "
                 "string-valued answer fails), cuts answers at '#', accepts an answer that merely echoes the call, "
                 "and runs answers beside the reference in one process; dynbench's orig scores the same problems "
-                "as the README's scoring section describes.")
+                "as docs/judging.md describes.")
 WARNING_MARK = "⚠"
 
 
@@ -90,6 +98,100 @@ class Submission:
     not_ranked: str = ""  # why the round lists it apart, whatever its scores
 
 
+@dataclass(frozen=True)
+class Round:
+    """What a round fixes. ``metadata``: its task settings, as ``lm_eval --metadata`` takes them (JSON
+    text; every setting left out is dynbench's default); ``data_dir``: the maintainer's data folder
+    (None: ``$DYNBENCH_DATA_DIR``, else the bundled copy). A round requiring greedy runs fixes
+    temperature 0 unless its metadata names a temperature."""
+
+    seed: int | None = None
+    metadata: str = "{}"
+    require_greedy: bool = False
+    data_dir: str | None = None
+
+    @property
+    def fixed(self) -> bool:
+        """Whether this is a round at all (a seed); without one, runs are compared as they are."""
+        return self.seed is not None
+
+
+# Provenance settings a round fixes, as `metadata.dynbench` records them, with the name a reason gives each.
+_FIXED_SETTINGS = {"chain": "variant chain", "options": "options", "scope": "scope", "ids": "ids", "prompt": "prompt",
+                   "timeout": "timeout", "verify": "equivalence check", "repeats": "repeats",
+                   "temperature": "temperature", "engine_version": "engine version", "judging_rules": "judging rules"}
+
+
+@cache
+def _reference(task: str, metadata: str, require_greedy: bool, data_dir: str | None) -> tuple[dict, dict]:
+    """(provenance, generation_kwargs) a run of ``task`` records when made with the round's settings,
+    read from the task's YAML and dynbench's defaults without building any document."""
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    from dynbench_tasks.benchmarks.records import read_data_file
+    from dynbench_tasks.lmeval.discovery import task_directory
+    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.lmeval.task import settled_sampling
+    from dynbench_tasks.scoring import JUDGING_RULES
+    from mutators import ENGINE_VERSION
+
+    found = next(Path(task_directory()).rglob(f"{task}.yaml"), None)
+    if found is None:
+        raise DataError(f"dynbench has no task {task}")
+    config = load_yaml(found, resolve_func=False)
+    chosen = json.loads(metadata)
+    if require_greedy:
+        chosen.setdefault("temperature", 0)
+    settings = TaskSettings.from_metadata({**config.get("metadata", {}), **chosen})
+    generation = dict(config.get("generation_kwargs") or {})
+    if settings.temperature is not None:
+        generation.update(temperature=settings.temperature, do_sample=settings.temperature > 0)
+    generation = settled_sampling(generation)  # as the task decodes it: greedy drops the sampling-only keys
+    generation.pop("until", None)
+    try:
+        data = read_data_file(BENCHMARKS[settings.benchmark].filename, data_dir).sha256
+    except Exception as error:  # noqa: BLE001 - the round's data cannot be read: no run matches it, and each says why
+        data = f"unreadable ({one_line(error)[:80]})"
+    provenance = {"chain": settings.chain, "options": dict(settings.options), "scope": settings.scope,
+                  "ids": list(settings.ids), "prompt": settings.prompt, "timeout": settings.timeout,
+                  "verify": settings.verify, "repeats": settings.repeats or config.get("repeats"),
+                  "temperature": generation.get("temperature"), "engine_version": ENGINE_VERSION,
+                  "judging_rules": JUDGING_RULES, "data": data}
+    return json.loads(json.dumps(provenance)), json.loads(json.dumps(generation))
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str) if not isinstance(value, str) else value
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+def round_differences(run: TaskRun, game: Round) -> list[str]:
+    """What of the round ``run`` was not made with, each as a few words; empty when it was made with all."""
+    differences = []
+    if game.seed is not None and run.seed != game.seed:
+        differences.append(f"made with {_seeds_text([run.seed])}, not this round's seed {game.seed}")
+    try:
+        provenance, generation = _reference(run.task, game.metadata, game.require_greedy, game.data_dir)
+    except DynbenchError as error:  # e.g. a custom variant, whose chain no round names
+        return [*differences, f"the round's settings do not make this task ({one_line(error)[:80]})"]
+    recorded = _object(run.metadata.get("dynbench"))
+    recorded = {**recorded, "judging_rules": recorded.get("judging_rules", 1),  # none recorded: rules 1
+                "data": _object(recorded.get("data")).get("sha256", "none recorded")}
+    for key, name in (*_FIXED_SETTINGS.items(), ("data", "data digest")):
+        if recorded.get(key) != provenance[key]:
+            differences.append(f"{name} {_short(recorded.get(key))} (the round's: {_short(provenance[key])})")
+    ran = {key: value for key, value in run.generation.items() if key != "until"}
+    changed = sorted(key for key in set(ran) | set(generation) if ran.get(key) != generation.get(key))
+    if changed:
+        differences.append("generation settings " + ", ".join(
+            f"{key} {_short(ran.get(key))} (the round's: {_short(generation.get(key))})" for key in changed[:4]))
+    return differences
+
+
+def _object(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
 # ---------------------------------------------------------------------------------- rows
 def _verification(verdicts: list[TaskVerdict]) -> str:
     outcomes = {v.outcome for v in verdicts}
@@ -115,36 +217,40 @@ def _greedy(run: TaskRun, verdicts: dict[int, TaskVerdict]) -> bool:
     return verdict.greedy if verdict is not None and verdict.greedy is not None else is_greedy(run.generation)
 
 
-def _temperature_text(runs: list[TaskRun]) -> str:
+def _temperature_text(runs: list[TaskRun], verdicts: dict[int, TaskVerdict]) -> str:
     temperatures = sorted({str(r.generation.get("temperature", "not recorded"))[:20] for r in runs})
-    return f"temperature {', '.join(temperatures)}"
+    text = f"temperature {', '.join(temperatures)}"
+    hidden = [verdicts[id(r)] for r in runs if id(r) in verdicts and verdicts[id(r)].greedy_claimed]
+    if hidden:  # temperature 0 claimed, but verify found repeats that differ
+        text += f", but the repeats of {max(v.differing_repeats or 0 for v in hidden)} documents differ"
+    return text
 
 
-def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], round_seed: int | None = None,
-                require_greedy: bool = False) -> list[Submission]:
-    """The rows to compute: per benchmark and model, its runs; in a round, the runs made with the
-    round's seed apart from the others, and (when the round requires greedy runs) a submission with
-    any sampled answer apart. lm-eval's own tasks take no seed: they join every row of their model."""
+def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], game: Round | None = None) -> list[Submission]:
+    """The rows to compute: per benchmark and model, its runs; in a round, the runs made with all of
+    it apart from the others (one row for each way they differ), and (when the round requires greedy
+    runs) a submission with any answer not certified greedy apart. lm-eval's own tasks take no seed:
+    they join every row of their model."""
+    game = game or Round()
     found = []
     for benchmark in BENCHMARKS:
         for model in dict.fromkeys(r.model for r in runs if r.benchmark == benchmark):
             mine = [r for r in runs if r.model == model and r.benchmark == benchmark]
             builtin = [r for r in mine if r.variant == BUILTIN]
             dynbench = [r for r in mine if r.variant != BUILTIN]
-            if round_seed is None:
+            if not game.fixed:
                 groups = [(dynbench, "")]
             else:
-                inside = [r for r in dynbench if r.seed == round_seed]
-                outside = [r for r in dynbench if r.seed != round_seed]
-                groups = [(inside, "")] if inside else []
-                if outside:
-                    seeds = list(dict.fromkeys(r.seed for r in outside))
-                    groups.append((outside, f"made with {_seeds_text(seeds)}, not this round's seed {round_seed}"))
+                by_reason: dict[str, list[TaskRun]] = {}
+                for run in dynbench:
+                    by_reason.setdefault("; ".join(round_differences(run, game)), []).append(run)
+                groups = [(by_reason.pop(""), "")] if "" in by_reason else []
+                groups += [(outside, reason) for reason, outside in by_reason.items()]
             for group, reason in groups or [([], "")]:
                 sampled = [r for r in group if not _greedy(r, verdicts)]
-                if require_greedy and not reason and sampled:
-                    reason = (f"not greedy ({_temperature_text(sampled)}); this round requires temperature 0, "
-                              "so that spot checks can compare answers")
+                if game.require_greedy and not reason and sampled:
+                    reason = (f"not greedy ({_temperature_text(sampled, verdicts)}); this round requires "
+                              "temperature 0, so that spot checks can compare answers")
                 found.append(Submission(benchmark, model, group + builtin, reason))
     return found
 
@@ -215,10 +321,13 @@ def _row(submission: Submission, verdicts: dict[int, TaskVerdict]) -> Row:
 
 
 def build_rows(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], round_seed: int | None = None,
-               require_greedy: bool = False, view: Callable[[Submission], str | None] | None = None) -> list[Row]:
-    """``verdicts``: by ``id`` of each run; ``view`` writes a submission's page and says where."""
+               require_greedy: bool = False, view: Callable[[Submission], str | None] | None = None,
+               game: Round | None = None) -> list[Row]:
+    """``verdicts``: by ``id`` of each run; ``view`` writes a submission's page and says where;
+    ``game``: the round, else one of ``round_seed`` and ``require_greedy`` with dynbench's defaults."""
+    game = game or Round(round_seed, require_greedy=require_greedy)
     rows = []
-    for submission in submissions(runs, verdicts, round_seed, require_greedy):
+    for submission in submissions(runs, verdicts, game):
         row = _row(submission, verdicts)
         row.view = view(submission) if view else None
         rows.append(row)
@@ -226,9 +335,31 @@ def build_rows(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], round_seed
         ranked = sorted((r for r in rows if r.benchmark == benchmark and not r.not_ranked),
                         key=lambda r: (-r.headline, r.model))
         for position, row in enumerate(ranked, 1):
-            row.rank = position
+            above = ranked[position - 2] if position > 1 else None
+            tied = above is not None and math.isclose(above.headline, row.headline, rel_tol=1e-9, abs_tol=1e-9)
+            row.rank = above.rank if tied else position  # ties share a rank; the next rank counts them
     order = list(BENCHMARKS)
     return sorted(rows, key=lambda r: (order.index(r.benchmark), r.rank is None, r.rank or 0, r.model, r.not_ranked))
+
+
+def duplicate_warnings(runs: list[TaskRun]) -> list[str]:
+    """One line for each run that replaced others of the same model, task and seed."""
+    return [one_line(f"{run.model}, {run.task}, {_seeds_text([run.seed])}: {len(run.superseded)} other results "
+                     f"file(s) of the same model, task and seed, left out: {', '.join(run.superseded)}; the latest, "
+                     f"{run.source}, is used") for run in runs if run.superseded]
+
+
+def settings_warnings(runs: list[TaskRun], game: Round) -> list[str]:
+    """Outside a round, one line for each run not made with dynbench's default settings: its rank
+    compares it with runs of other documents or judging (a round, --seed, lists such runs apart)."""
+    if game.fixed:
+        return []
+    lines = []
+    for run in runs:
+        if run.variant != BUILTIN and (differences := round_differences(run, game)):
+            lines.append(f"{run.model}, {run.task}: not made with dynbench's default settings: "
+                         f"{'; '.join(differences)}")
+    return [one_line(line) for line in lines]
 
 
 def warnings(rows: list[Row], round_seed: int | None = None) -> list[str]:
@@ -237,7 +368,7 @@ def warnings(rows: list[Row], round_seed: int | None = None) -> list[str]:
              + (f"its row is computed on the {row.documents} documents they all scored" if row.documents else
                 "they logged no samples, so nothing shows which documents they share") for row in rows if row.run_sizes]
     if round_seed is not None and not any(row.rank for row in rows):
-        lines.append(f"no run was made with this round's seed {round_seed}: nothing is ranked")
+        lines.append(f"no run was made with this round's seed {round_seed} and settings: nothing is ranked")
     return [one_line(line) for line in lines]
 
 
@@ -293,20 +424,24 @@ def _sections(rows: list[Row]):
             yield benchmark, [r for r in mine if r.rank is not None], [r for r in mine if r.rank is None]
 
 
-def _round_text(round_seed: int | None, require_greedy: bool) -> str:
+def _round_text(round_seed: int | None, require_greedy: bool, game: Round | None = None) -> str:
     """What the round requires, or empty when it requires nothing."""
-    rules = ([f"made with seed {round_seed}"] if round_seed is not None else []) + (
-        ["generated greedily (temperature 0)"] if require_greedy else [])
+    game = game or Round(round_seed, require_greedy=require_greedy)
+    settings = "dynbench's default settings" if game.metadata == "{}" else f"the settings {game.metadata}"
+    rules = ([f"made with seed {game.seed}", f"{settings} (all else at dynbench's defaults) and this dynbench's "
+              "engine, judging rules and data"] if game.fixed else []) + (
+        ["generated greedily (temperature 0)"] if game.require_greedy else [])
     if not rules:
         return ""
-    where = f"Round with seed {round_seed}: only" if round_seed is not None else "Only"
-    return f"{where} runs {' and '.join(rules)} are ranked; every other run is listed apart with the reason."
+    where = f"Round with seed {game.seed}: only" if game.fixed else "Only"
+    return f"{where} runs {', '.join(rules)} are ranked; every other run is listed apart with the reason."
 
 
-def markdown(rows: list[Row], round_seed: int | None = None, require_greedy: bool = False) -> str:
+def markdown(rows: list[Row], round_seed: int | None = None, require_greedy: bool = False,
+             game: Round | None = None) -> str:
     lines = ["# dynbench leaderboard", ""]
-    if _round_text(round_seed, require_greedy):
-        lines += [_round_text(round_seed, require_greedy), ""]
+    if _round_text(round_seed, require_greedy, game):
+        lines += [markdown_cell(_round_text(round_seed, require_greedy, game)), ""]
     lines += [WHY_HEADLINE, "", DOCUMENTS_NOTE, ""]
 
     def table(first: str, chosen: list[Row]) -> list[str]:
@@ -375,13 +510,14 @@ def _html_table(benchmark: str, chosen: list[Row], first: str, table_id: str) ->
     return f"<table id='{html_text(table_id)}'><thead><tr>{headers}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def html_page(rows: list[Row], round_seed: int | None = None, require_greedy: bool = False) -> str:
+def html_page(rows: list[Row], round_seed: int | None = None, require_greedy: bool = False,
+              game: Round | None = None) -> str:
     parts = ["<!doctype html><html><head><meta charset='utf-8'>",
              f"<meta http-equiv='Content-Security-Policy' content=\"{html_text(_POLICY)}\">",
              "<meta name='viewport' content='width=device-width'><title>dynbench leaderboard</title>",
              f"<style>{_STYLE}</style></head><body><h1>dynbench leaderboard</h1>"]
-    if _round_text(round_seed, require_greedy):
-        parts.append(f"<p><strong>{html_text(_round_text(round_seed, require_greedy))}</strong></p>")
+    if _round_text(round_seed, require_greedy, game):
+        parts.append(f"<p><strong>{html_text(_round_text(round_seed, require_greedy, game))}</strong></p>")
     parts.append(f"<p>Models are ranked by their {HEADLINE}. {html_text(WHY_HEADLINE)}</p>"
                  f"<p class='note'>{html_text(DOCUMENTS_NOTE)} Click a column to sort by it.</p>")
     for benchmark, ranked, apart in _sections(rows):
@@ -425,12 +561,14 @@ def _view_page(submission: Submission, folder: Path) -> str | None:
 
 
 def write_leaderboard(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], folder: Path,
-                      round_seed: int | None = None, require_greedy: bool = False) -> tuple[list[Row], list[Path]]:
+                      round_seed: int | None = None, require_greedy: bool = False,
+                      game: Round | None = None) -> tuple[list[Row], list[Path]]:
     """The site in ``folder``: its rows, and the files written (index.html first)."""
     folder.mkdir(parents=True, exist_ok=True)
-    rows = build_rows(runs, verdicts, round_seed, require_greedy, lambda submission: _view_page(submission, folder))
-    (folder / "index.html").write_text(html_page(rows, round_seed, require_greedy), encoding="utf-8")
-    (folder / "leaderboard.md").write_text(markdown(rows, round_seed, require_greedy), encoding="utf-8")
+    game = game or Round(round_seed, require_greedy=require_greedy)
+    rows = build_rows(runs, verdicts, view=lambda submission: _view_page(submission, folder), game=game)
+    (folder / "index.html").write_text(html_page(rows, game=game), encoding="utf-8")
+    (folder / "leaderboard.md").write_text(markdown(rows, game=game), encoding="utf-8")
     (folder / "leaderboard.json").write_text(json.dumps([asdict(r) for r in rows], indent=1), encoding="utf-8")
     with (folder / "leaderboard.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import csv
 import html
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from dynbench_tasks.analysis.comparisons import (
 )
 from dynbench_tasks.analysis.runs import TaskRun, pool_runs
 from dynbench_tasks.analysis.text import csv_cell, html_text, markdown_cell, one_line
+from dynbench_tasks.analysis.viewer import unscored_samples
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS
 from dynbench_tasks.variants import ANSWER_CHANGING, COPYABLE_ANSWER_CHANGES, MEANING_PRESERVING, STATIC, VARIANTS
@@ -74,9 +76,11 @@ class Summary:
 
 class Report:
     """The runs of a report, one per model and task: runs of a model with several seeds are pooled
-    (:func:`~dynbench_tasks.analysis.runs.pool_runs`)."""
+    (:func:`~dynbench_tasks.analysis.runs.pool_runs`). ``left_out``: one line per samples file some
+    of whose samples give no document score, so count in no per-document figure."""
 
     def __init__(self, runs: list[TaskRun]) -> None:
+        self.left_out = [line for line in map(unscored_samples, runs) if line]
         pooled = pool_runs(runs)
         self.runs = {(r.model, r.benchmark, r.variant): r for r in pooled}
         self.models = list(dict.fromkeys(r.model for r in pooled))
@@ -210,7 +214,8 @@ def ranking_rows(report: Report, benchmark: str) -> tuple[list[str], list[list[C
     per_variant = [(v, report.scores(benchmark, v)) for v in report.variants(benchmark)]
     for variant, scores in [(HEADLINE, headline), *per_variant]:
         tau = kendall_tau(original, scores) if variant != STATIC else None
-        rows.append([Cell(variant), Cell(" > ".join(ranking(scores)) or "—", foreign=True),
+        ranked = " > ".join(" = ".join(place) for place in ranking(scores))
+        rows.append([Cell(variant), Cell(ranked or "—", foreign=True),
                      Cell("—" if tau is None else f"{tau:.2f}")])
     return ["variant", "ranking (best first)", "Kendall τ vs orig"], rows
 
@@ -278,6 +283,7 @@ SECTIONS = [
     ("Coverage: documents per variant (built by the task, and scored by the run)", coverage_rows),
 ]
 HEADLINE_TITLE = f"Headline: the {HEADLINE} score per benchmark"
+LEFT_OUT = "Not counted (samples that give no document score)"
 
 
 # ---------------------------------------------------------------------------------- renderers
@@ -293,8 +299,9 @@ def _markdown_table(header: list[str], rows: list[list[Cell]]) -> list[str]:
 
 
 def markdown(report: Report, images: dict[str, str]) -> str:
-    lines = ["# dynbench report", "", f"Models: {markdown_cell(', '.join(report.models))}", "", f"## {HEADLINE_TITLE}",
-             ""]
+    lines = ["# dynbench report", "", f"Models: {markdown_cell(', '.join(report.models))}", ""]
+    lines += [*(f"* {LEFT_OUT}: {markdown_cell(line)}" for line in report.left_out), ""] if report.left_out else []
+    lines += [f"## {HEADLINE_TITLE}", ""]
     lines += _markdown_table(*summary_rows(report))
     lines += [*(f"* {summary_note(report, b, markdown_cell)}" for b in report.benchmarks), "", SUMMARY_DOCUMENTS, "",
               HEADLINE_WHY, ""]
@@ -328,7 +335,10 @@ def html_page(report: Report, images: dict[str, Path]) -> str:
     parts = [f"<!doctype html><html><head><meta charset='utf-8'>"
              f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>dynbench report</title>"
              f"<style>{_STYLE}</style></head><body><h1>dynbench report</h1>"
-             f"<p>Models: {html_text(', '.join(report.models))}</p><h2>{html.escape(HEADLINE_TITLE)}</h2>"
+             f"<p>Models: {html_text(', '.join(report.models))}</p>"
+             + "".join(f"<p class='note' style='overflow-wrap:anywhere'>{LEFT_OUT}: {html_text(line)}</p>"
+                       for line in report.left_out)
+             + f"<h2>{html.escape(HEADLINE_TITLE)}</h2>"
              + _html_table(*summary_rows(report), "headline")
              + f"<ul class='note'>{notes}</ul><p class='note'>{html.escape(SUMMARY_DOCUMENTS)}</p>"
              f"<p class='why'>{html.escape(HEADLINE_WHY)}</p>"]
@@ -389,6 +399,15 @@ def _num(value, digits: int = 2) -> str:
 
 
 # ---------------------------------------------------------------------------------- the chart
+_LEGEND_CHARACTERS = 28  # of a model name's line in the legend beside the plot
+_LEGEND_LINE_INCHES = 0.2  # of one line of the legend (8 points, with the space between entries)
+_TITLE_POINTS = 10
+# Characters of title per inch of figure: an inch holds 72 points, a 10-point sans-serif character
+# takes 6.5 at most, on average over a line.
+_TITLE_CHARACTERS_PER_INCH = 72 / 6.5
+_TOP = 110  # pass@1 runs from 0 to 100; the rest is room for the figures above the bars
+
+
 def _family(variant: str) -> str:
     if variant == STATIC:
         return "static"
@@ -398,9 +417,14 @@ def _family(variant: str) -> str:
 
 
 def _chart_text(name: str) -> str:
-    """A model name as matplotlib draws it literally: no math mode, and shown in the legend even when it
-    starts with an underscore."""
-    return "\u200b" + one_line(name).replace("$", r"\$")
+    """A model name as matplotlib draws it literally (no math mode, shown in the legend even when it
+    starts with an underscore), in at most two lines for the legend beside the plot: a longer name
+    keeps its start and its end (where names of one family differ), the tables give it whole."""
+    text = one_line(name)
+    if len(text) > 2 * _LEGEND_CHARACTERS:
+        text = text[:_LEGEND_CHARACTERS - 1] + "…" + text[-_LEGEND_CHARACTERS:]
+    lines = [text[start:start + _LEGEND_CHARACTERS] for start in range(0, len(text), _LEGEND_CHARACTERS)]
+    return "\u200b" + "\n".join(lines).replace("$", r"\$")
 
 
 def score_charts(report: Report, folder: Path) -> dict[str, Path]:
@@ -419,8 +443,11 @@ def score_charts(report: Report, folder: Path) -> dict[str, Path]:
         if not variants:
             continue
         width = min(0.55, 0.8 / len(models))
-        figure, axes = plt.subplots(figsize=(min(16.0, max(7.0, 0.35 * len(variants) * (len(models) + 1) + 2)), 4.5))
-        for position, model in enumerate(models):
+        inches = min(16.0, max(7.0, 0.35 * len(variants) * (len(models) + 1) + 2))
+        labels = [_chart_text(model) for model in models]
+        legend_lines = sum(label.count("\n") + 1 for label in labels) if len(models) > 1 else 0
+        figure, axes = plt.subplots(figsize=(inches, max(4.5, 1.5 + _LEGEND_LINE_INCHES * legend_lines)))
+        for position, (model, label) in enumerate(zip(models, labels, strict=True)):
             places, heights, below, above = [], [], [], []
             for index, variant in enumerate(variants):
                 run = report.run(model, benchmark, variant)
@@ -431,7 +458,7 @@ def score_charts(report: Report, folder: Path) -> dict[str, Path]:
                 heights.append(height)
                 below.append(max(0.0, height - interval[0]) if interval else 0.0)
                 above.append(max(0.0, interval[1] - height) if interval else 0.0)
-            bars = axes.bar(places, heights, width, yerr=[below, above], capsize=3, label=_chart_text(model))
+            bars = axes.bar(places, heights, width, yerr=[below, above], capsize=3, label=label)
             if len(models) <= 2:
                 axes.bar_label(bars, fmt="%.1f", fontsize=8, padding=3)
         edges = [i for i in range(1, len(variants)) if _family(variants[i]) != _family(variants[i - 1])]
@@ -442,11 +469,14 @@ def score_charts(report: Report, folder: Path) -> dict[str, Path]:
                       ha="center", va="bottom", fontsize=9, color="#444")
         axes.set_xticks(range(len(variants)), variants, rotation=30, ha="right")
         axes.set_xlim(-0.6, len(variants) - 0.4)
-        axes.set_ylim(bottom=0)
+        axes.set_ylim(0, _TOP)  # the whole scale, so that low scores look low (all zeros included)
+        axes.set_yticks(range(0, 101, 20))
         axes.set_ylabel("pass@1 (%)")
-        shown = _chart_text(models[0]) if len(models) == 1 else f"{len(models)} models"
-        axes.set_title(f"{benchmark}: pass@1 by variant, {shown} (whiskers: 95% bootstrap interval over documents)",
-                       fontsize=10, pad=18)
+        shown = one_line(models[0]) if len(models) == 1 else f"{len(models)} models"
+        title = textwrap.wrap(f"{benchmark}: pass@1 by variant, {shown}", int(inches * _TITLE_CHARACTERS_PER_INCH),
+                              break_on_hyphens=False)
+        title.append("(whiskers: 95% bootstrap interval over documents)")
+        axes.set_title("\n".join(title).replace("$", r"\$"), fontsize=_TITLE_POINTS, pad=18)
         if len(models) > 1:
             axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         figure.tight_layout()

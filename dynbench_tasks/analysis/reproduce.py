@@ -19,6 +19,7 @@ import statistics
 from dataclasses import asdict, dataclass, field
 
 from dynbench_tasks.analysis.runs import TaskRun
+from dynbench_tasks.analysis.text import one_line
 from dynbench_tasks.analysis.verify import (
     is_greedy,
     logged_answers,
@@ -31,7 +32,7 @@ from dynbench_tasks.analysis.verify import (
 from dynbench_tasks.scoring import PASSED
 
 REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE = "reproduced", "not reproduced", "inconclusive"
-# Greedy SmolLM2-135M on CPU agreed exactly on every document measured (README, "Spot checks of
+# Greedy SmolLM2-135M on CPU agreed exactly on every document measured (docs/leaderboards.md, "Spot checks of
 # generation": batch sizes 1 and 8, the float32 copy and the GGUF backend, crossed), so by default
 # every drawn document must agree. Other hardware or another precision (a GPU in bfloat16) can change
 # a token where two are nearly tied: a leaderboard that accepts such runs sets a lower share.
@@ -85,6 +86,10 @@ class SpotCheck:
                 "logged_pass_at_1": logged, "regenerated_pass_at_1": regenerated}
 
     def line(self) -> str:
+        """The check on one line of plain text (names and answers are submitted text)."""
+        return one_line(self._text())
+
+    def _text(self) -> str:
         where = f"{self.task} ({self.model})"
         drawn = len(self.drawn)
         draw = f"seed {self.seed}: {', '.join(self.drawn[:8])}{' …' if drawn > 8 else ''}"

@@ -3,11 +3,12 @@ scores when lm-eval logged samples (``--log_samples``)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dynbench_tasks.analysis.submitted import MAX_SAMPLE_BYTES, MAX_SAMPLES_BYTES, parse_json, read_json_file
+from dynbench_tasks.analysis.text import one_line
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import DataError
 from dynbench_tasks.variants import VARIANTS
@@ -29,10 +30,12 @@ class TaskRun:
     per_document: dict[str, float] = field(default_factory=dict)  # benchmark id -> pass@1
     samples: list[dict] = field(default_factory=list)
     source: str = ""
+    samples_file: str = ""  # the logged samples lm-eval wrote beside ``source``, where there are any
     seeds: list[int] = field(default_factory=list)  # more than one: pooled over runs with these seeds
     spread: float | None = None  # pooled: the standard deviation of pass@1 over the seeds
     documents_claimed: int | None = None  # lm-eval's count of the documents it scored
     generation: dict = field(default_factory=dict)  # lm-eval's generation_kwargs as it ran the task
+    superseded: list[str] = field(default_factory=list)  # results files of the same model, task and seed it replaced
 
     @property
     def counts(self) -> dict:
@@ -57,8 +60,24 @@ class TaskRun:
 
 
 def _model_name(results: dict, folder: Path) -> str:
-    name = results.get("model_name") or _object(results.get("config")).get("model_args") or folder.name
-    return Path(str(name)).name or str(name)
+    """The model's identity: lm-eval's whole model name (never a part of it: ``evilorg/victim`` is not
+    ``victimorg/victim``), with the revision where the model arguments name one."""
+    config = _object(results.get("config"))
+    name = results.get("model_name") or config.get("model_args") or folder.name
+    revision = _revision(config.get("model_args"))
+    return f"{name}@{revision}" if revision else str(name)
+
+
+def _revision(model_args: object) -> str | None:
+    """The ``revision=`` of lm-eval's model arguments (a string ``key=value,…`` or an object)."""
+    if isinstance(model_args, dict):
+        revision = model_args.get("revision")
+    elif isinstance(model_args, str):
+        pairs = (item.split("=", 1) for item in model_args.split(",") if "=" in item)
+        revision = next((value.strip() for key, value in pairs if key.strip() == "revision"), None)
+    else:
+        revision = None
+    return str(revision) if revision not in (None, "") else None
 
 
 def _fraction(value: object) -> float | None:
@@ -82,14 +101,20 @@ def _object(value: object) -> dict:
 
 
 def _read_samples(path: Path) -> list:
-    """The logged samples, one per line; a line that is not JSON is kept as its text, for ``dynbench
-    verify`` to name."""
+    """The logged samples, one per line, read within ``submitted``'s bounds (a file or a line past
+    them is a ``DataError``); a line that is not JSON, or nests too deep, is kept as its text for
+    ``dynbench verify`` to name."""
+    if path.stat().st_size > MAX_SAMPLES_BYTES:
+        raise DataError(f"{one_line(path)}: larger than {MAX_SAMPLES_BYTES // 1024 ** 3} GiB, not lm-eval's samples")
     samples = []
     with path.open(encoding="utf-8", errors="replace") as handle:
-        for line in handle:
+        for number, line in enumerate(iter(lambda: handle.readline(MAX_SAMPLE_BYTES + 1), ""), 1):
+            if len(line) > MAX_SAMPLE_BYTES:
+                raise DataError(f"{one_line(path)}: line {number} is longer than {MAX_SAMPLE_BYTES // 1024 ** 2} MiB, "
+                                "not a sample lm-eval logs")
             if line.strip():
                 try:
-                    samples.append(json.loads(line))
+                    samples.append(parse_json(line))
                 except ValueError:
                     samples.append(line)
     return samples
@@ -101,53 +126,80 @@ def _document_scores(samples: list) -> dict[str, float]:
     scores = {}
     for sample in samples:
         doc, value = _object(sample).get("doc"), _fraction(_object(sample).get("pass@1"))
-        if isinstance(doc, dict) and value is not None:
-            scores[str(doc.get("id"))] = value
+        key = doc.get("id") if isinstance(doc, dict) else None
+        if isinstance(key, (str, int)) and not isinstance(key, bool) and value is not None:
+            scores[str(key)] = value
     return scores
 
 
-def load_runs(folders: list[str], names: list[str] | None = None) -> list[TaskRun]:
+def load_runs(folders: list[str], names: list[str] | None = None, keep_all: bool = False) -> list[TaskRun]:
     """Every dynbench task result under ``folders`` (searched recursively), and lm-eval's own
     ``cruxeval_output``/``cruxeval_input`` results as variant ``builtin``. ``names`` optionally gives
-    each folder's model a display name; otherwise lm-eval's model name is used. When a model ran a
-    task several times with one seed, the latest result wins; runs with other seeds are kept."""
-    runs: dict[tuple[str, str, object], TaskRun] = {}
+    each folder's model a display name; otherwise lm-eval's whole model name is used. When a model ran
+    a task several times with one seed, the latest result (by lm-eval's time stamp, then path) is kept,
+    whatever order the folders come in, and lists the others in ``superseded``; ``keep_all`` keeps
+    every one. Runs with other seeds are kept. A results or samples file that cannot be read is a
+    ``DataError`` with one line per such file."""
+    found: list[tuple[str, TaskRun]] = []
+    unreadable = []
     for position, folder in enumerate(folders):
         root = Path(folder)
         if not root.exists():
-            raise DataError(f"{folder}: no such folder")
-        found = sorted(root.rglob("results_*.json"), key=lambda p: p.name)
-        if not found:
-            raise DataError(f"{folder}: no lm-eval results_*.json inside")
-        for path in found:
+            raise DataError(f"{one_line(folder)}: no such folder")
+        paths = sorted(root.rglob("results_*.json"), key=lambda p: p.name)
+        if not paths:
+            raise DataError(f"{one_line(folder)}: no lm-eval results_*.json inside")
+        for path in paths:
             try:
-                results = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, ValueError) as error:
-                raise DataError(f"{path}: not a readable lm-eval results file ({type(error).__name__})") from None
-            if not isinstance(results, dict):
-                raise DataError(f"{path}: not an lm-eval results file (no JSON object)")
-            model = names[position] if names and position < len(names) else _model_name(results, path.parent)
-            stamp = path.stem.removeprefix("results_")
-            for task, metrics in _object(results.get("results")).items():
-                match = _TASK.match(task)
-                if match:
-                    benchmark, variant = match.group(1), match.group(2)
-                elif task in BUILTIN_TASKS:
-                    benchmark, variant = BUILTIN_TASKS[task], BUILTIN
-                else:
-                    continue
-                config = _object(_object(results.get("configs")).get(task))
-                claimed = _object(_object(results.get("n-samples")).get(task)).get("effective")
-                run = TaskRun(model, task, benchmark, variant, _pass_at_1(_object(metrics)),
-                              _object(config.get("metadata")), source=str(path),
-                              documents_claimed=claimed if type(claimed) is int else None,
-                              generation=_object(config.get("generation_kwargs")))
-                samples_file = path.parent / f"samples_{task}_{stamp}.jsonl"
-                if samples_file.is_file():
-                    run.samples = _read_samples(samples_file)
-                    run.per_document = _document_scores(run.samples)
-                runs[(model, task, run.seed)] = run
-    return list(runs.values())
+                results = read_json_file(path, "an lm-eval results file")
+                if not isinstance(results, dict):
+                    raise DataError(f"{path}: not an lm-eval results file (no JSON object)")
+                model = names[position] if names and position < len(names) else _model_name(results, path.parent)
+                found += [(path.stem.removeprefix("results_"), run) for run in _task_runs(results, path, model)]
+            except DataError as error:
+                unreadable.append(one_line(error))
+            except OSError as error:
+                unreadable.append(one_line(f"{path}: cannot be read ({type(error).__name__})"))
+    if unreadable:
+        raise DataError("\n".join(unreadable) if len(unreadable) == 1 else
+                        f"{len(unreadable)} submitted files cannot be read:\n" + "\n".join(unreadable))
+    if keep_all:
+        return [run for _, run in found]
+    latest: dict[tuple[str, str, object], tuple[str, TaskRun]] = {}
+    for stamp, run in sorted(found, key=lambda item: (item[0], item[1].source)):
+        key = (run.model, run.task, run.seed)
+        if key in latest:
+            run.superseded = [*latest[key][1].superseded, latest[key][1].source]
+        latest[key] = (stamp, run)
+    kept = {id(run) for _, run in latest.values()}
+    return [run for _, run in found if id(run) in kept]
+
+
+def _task_runs(results: dict, path: Path, model: str) -> list[TaskRun]:
+    """The dynbench tasks (and lm-eval's own comparable tasks) of one results file."""
+    stamp = path.stem.removeprefix("results_")
+    runs = []
+    for task, metrics in _object(results.get("results")).items():
+        match = _TASK.match(task)
+        if match:
+            benchmark, variant = match.group(1), match.group(2)
+        elif task in BUILTIN_TASKS:
+            benchmark, variant = BUILTIN_TASKS[task], BUILTIN
+        else:
+            continue
+        config = _object(_object(results.get("configs")).get(task))
+        claimed = _object(_object(results.get("n-samples")).get(task)).get("effective")
+        run = TaskRun(model, task, benchmark, variant, _pass_at_1(_object(metrics)),
+                      _object(config.get("metadata")), source=str(path),
+                      documents_claimed=claimed if type(claimed) is int else None,
+                      generation=_object(config.get("generation_kwargs")))
+        samples_file = path.parent / f"samples_{task}_{stamp}.jsonl"
+        if samples_file.is_file():
+            run.samples_file = str(samples_file)
+            run.samples = _read_samples(samples_file)
+            run.per_document = _document_scores(run.samples)
+        runs.append(run)
+    return runs
 
 
 def pool_runs(runs: list[TaskRun]) -> list[TaskRun]:

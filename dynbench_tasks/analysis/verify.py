@@ -10,7 +10,14 @@ settings, lm-eval's hashes), its answers are scored again (sandbox, Java judge) 
 output must be what the run logged, every metric (a document's and the task's, standard errors
 included) is recomputed and must have the type and value the task produces, and so must lm-eval's
 counts and task hash. Everything read from the run is hostile: a value of the wrong shape is a
-named mismatch, never a crash, and never printed unabridged.
+named mismatch, never a crash, and never printed unabridged; every line is one line of plain text.
+
+A submission is data, never configuration: the documents are rebuilt from the bundled data (or the
+folder the maintainer gives with ``--data-dir``), never from a data folder the run names, so a run
+made on doctored data fails on its data digest. A run judged under other judging rules
+(``scoring.JUDGING_RULES``; a run that records none was judged under rules 1) fails, since its
+answers would be judged differently here. A run that claims temperature 0 is certified greedy only
+if the repeats of at most ``greedy_tolerance`` of its documents differ.
 """
 
 from __future__ import annotations
@@ -22,13 +29,26 @@ from pathlib import Path
 from typing import Any
 
 from dynbench_tasks.analysis.runs import TaskRun, load_runs
+from dynbench_tasks.analysis.submitted import read_json_file
+from dynbench_tasks.analysis.text import one_line
 from dynbench_tasks.errors import DataError
-from dynbench_tasks.scoring import process_results
+from dynbench_tasks.scoring import JUDGING_RULES, process_results
 
 VERIFIED, PARTIAL, FAILED, UNVERIFIABLE = "verified", "partial", "failed", "unverifiable"
-_REBUILT_KEYS = ("seed", "chain", "options", "scope", "prompt", "ids", "repeats", "temperature", "timeout", "verify",
-                 "data_source")
+# The recorded settings verify rebuilds with; never the data's location or source, which the maintainer chooses.
+_REBUILT_KEYS = ("seed", "chain", "options", "scope", "prompt", "ids", "repeats", "temperature", "timeout", "verify")
 _SHOWN_LIMIT = 40  # characters of a value read from the run that a message may show
+# Batched greedy decoding is not bit-exact (padding and batch composition change the order of float
+# sums, and a nearly tied token can flip), so an honest temperature-0 run may hold a few documents
+# whose repeats differ; answers sampled at any useful temperature differ on most documents. So a run
+# claiming temperature 0 is certified greedy while the repeats of at most 2% of its documents (at
+# least 1) differ: a run hiding best-of-n behind that claim gains at most those documents.
+GREEDY_TOLERANCE_SHARE = 0.02
+
+
+def greedy_tolerance(documents: int) -> int:
+    """How many documents' repeats may differ in a run still certified greedy."""
+    return max(1, math.floor(GREEDY_TOLERANCE_SHARE * documents))
 
 
 @dataclass
@@ -40,21 +60,48 @@ class TaskVerdict:
     scored: int = 0  # documents the rebuilt task scores (never the run's own claim)
     problems: list[str] = field(default_factory=list)
     repeats: int | None = None  # answers per document, as the rebuilt task asks
-    greedy: bool | None = None  # every answer generated at temperature 0 (from the verified generation settings)
+    greedy: bool | None = None  # certified greedy: temperature 0, and repeats differ within greedy_tolerance
+    greedy_claimed: bool | None = None  # the verified generation settings say temperature 0
+    differing_repeats: int | None = None  # documents whose answers differ from one repeat to another
+    ids: int = 0  # how many problem ids the run restricted its task to (0: none, the whole benchmark)
 
     def line(self) -> str:
+        """The verdict on one line of plain text (the model's name is submitted text)."""
+        return one_line(self._text())
+
+    def _made(self) -> str:
+        """How the answers were made, as far as the run shows it: a round states what it requires."""
+        made = f"{self.repeats} answer(s) each, "
+        if self.greedy_claimed and not self.greedy:
+            return made + (f"NOT certified greedy: temperature 0 claimed, but the repeats of {self.differing_repeats} "
+                           f"of {self.documents} documents differ (at most {greedy_tolerance(self.documents)} may)")
+        if self.greedy and self.differing_repeats:
+            return made + (f"greedy (the repeats of {self.differing_repeats} of {self.documents} documents differ, "
+                           f"within the tolerance of {greedy_tolerance(self.documents)})")
+        return made + ("greedy" if self.greedy else "sampled")
+
+    def _text(self) -> str:
         where = f"{self.task} ({self.model})"
-        # How the answers were made, which no file of the run can prove: a round states what it requires.
-        made = f"{self.repeats} answer(s) each, {'greedy' if self.greedy else 'sampled'}"
+        held = f"{self.documents} of {self.scored} documents"
+        held += f"; only the {self.ids} problem ids the run chose" if self.ids else ""
         if self.outcome == VERIFIED:
-            return f"{where}: verified ({self.documents} of {self.scored} documents), {made}"
+            return f"{where}: verified ({held}), {self._made()}"
         if self.outcome == PARTIAL:
-            return f"{where}: partial: {self.documents} of {self.scored} documents, all verified, {made}"
+            return f"{where}: partial: {held}, all verified, {self._made()}"
         if self.outcome == UNVERIFIABLE:
             return f"{where}: cannot be verified: {'; '.join(self.problems)}"
         shown = "; ".join(self.problems[:10]) + (f"; and {len(self.problems) - 10} more" if len(self.problems) > 10
                                                   else "")
-        return f"{where}: FAILED: {len(self.problems)} mismatch(es): {shown}"
+        return f"{where}: FAILED: {len(self.problems)} problem(s): {shown}"
+
+
+def require_complete(verdict: TaskVerdict) -> TaskVerdict:
+    """``--require-complete``: a partial run (lm_eval --limit) fails, and says why."""
+    if verdict.outcome == PARTIAL:
+        verdict.outcome = FAILED
+        verdict.problems.append(f"--require-complete: the run holds only the first {verdict.documents} of the "
+                                f"task's {verdict.scored} documents (lm_eval --limit)")
+    return verdict
 
 
 def shown(value: Any) -> str:
@@ -93,15 +140,12 @@ def _close(a: float, b: float) -> bool:
 
 
 def recorded_settings(provenance: dict, data_dir: str | None) -> dict:
-    """The task settings the run recorded, as ``--metadata``. The data: ``data_dir`` if given, else the
-    folder the run read if it is here, else the bundled copy (whichever it is, its digest must be the
-    recorded one)."""
+    """The task settings the run recorded, as ``--metadata``, over the data the maintainer chooses:
+    ``data_dir`` if given, else ``$DYNBENCH_DATA_DIR``, else the bundled copy; never the data folder or
+    source the run names (its digest must then be the recorded one)."""
     metadata = {key: provenance[key] for key in _REBUILT_KEYS if provenance.get(key) is not None}
-    origin = (provenance.get("data") or {}).get("origin")
     if data_dir:
         metadata["data_dir"] = data_dir
-    elif origin not in (None, "bundled") and not str(origin).startswith("hub:") and Path(str(origin)).is_dir():
-        metadata["data_dir"] = origin
     return metadata
 
 
@@ -116,8 +160,8 @@ def rebuild_task(run: TaskRun, data_dir: str | None = None):
 def run_results(run: TaskRun) -> dict:
     """The lm-eval results file the run was read from (its config, counts and hashes), or {}."""
     try:
-        results = json.loads(Path(run.source).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        results = read_json_file(Path(run.source), "an lm-eval results file")
+    except DataError:
         return {}
     return results if isinstance(results, dict) else {}
 
@@ -177,10 +221,18 @@ def _check_provenance(provenance: dict, task) -> list[str]:
     if provenance.get("engine_version") != ENGINE_VERSION:
         recorded = shown(provenance.get("engine_version"))
         problems.append(f"engine version differs (run {recorded}, here {ENGINE_VERSION})")
+    rules = provenance.get("judging_rules", 1)  # recorded since rules 2
+    if rules != JUDGING_RULES:
+        recorded = "none recorded: rules 1" if "judging_rules" not in provenance else shown(rules)
+        problems.append(f"judged under other judging rules (run {recorded}, here {JUDGING_RULES}): its answers would "
+                        "be judged differently; run it again with this dynbench")
     rebuilt = task.config.metadata["dynbench"]
-    recorded_data = (provenance.get("data") or {}).get("sha256")
+    data = provenance.get("data")
+    recorded_data = data.get("sha256") if isinstance(data, dict) else None
     if recorded_data != rebuilt["data"]["sha256"]:
-        problems.append(f"data digest differs (run {str(recorded_data)[:12]}, here {rebuilt['data']['sha256'][:12]})")
+        here = rebuilt["data"]
+        problems.append(f"data digest differs (run {one_line(recorded_data)[:12]}, here {here['sha256'][:12]} from "
+                        f"{here['origin']}: verify reads the bundled data or --data-dir, never the run's own)")
     elif provenance.get("documents_sha256") != rebuilt.get("documents_sha256"):
         problems.append("the documents differ from the ones the recorded seed, chain and data give")
     elif provenance.get("counts") != rebuilt.get("counts"):
@@ -363,11 +415,16 @@ def verify_task(run: TaskRun, data_dir: str | None = None) -> TaskVerdict:
     rebuilt = _rebuilt(task, results)
     total = len(rebuilt.documents)
     verdict.scored, verdict.repeats = total, rebuilt.repeats
-    verdict.greedy = is_greedy(rebuilt.generation)
+    verdict.greedy_claimed = verdict.greedy = is_greedy(rebuilt.generation)
+    ids = provenance.get("ids")
+    verdict.ids = len(ids) if isinstance(ids, list) else 0
 
     held, logged, docs, generations = set(), [], [], []
     for position, sample in enumerate(run.samples):
-        index = sample.get("doc_id") if isinstance(sample, dict) else None
+        if not isinstance(sample, dict):
+            verdict.problems.append(f"sample {position}: not a JSON object ({shown(sample)})")
+            continue
+        index = sample.get("doc_id")
         if type(index) is not int or not 0 <= index < total:
             verdict.problems.append(f"sample {position}: doc_id {shown(index)} is not a document of this task")
             continue
@@ -392,6 +449,9 @@ def verify_task(run: TaskRun, data_dir: str | None = None) -> TaskVerdict:
             earned.setdefault(metric, []).append(value)
 
     verdict.documents = len(held)
+    verdict.differing_repeats = sum(len(set(answers)) > 1 for answers in generations)
+    if verdict.greedy_claimed and verdict.differing_repeats > greedy_tolerance(verdict.documents):
+        verdict.greedy = False
     configuration = section(results, "config")
     outcome, found = _check_coverage(held, total, configuration.get("limit"))
     verdict.problems += found
@@ -425,7 +485,7 @@ def _check_task_hash(results: dict, run: TaskRun, rebuilt: _Rebuilt) -> list[str
 
 
 def verify_runs(folders: list[str], data_dir: str | None = None) -> list[TaskVerdict]:
-    runs = load_runs(folders)
+    runs = load_runs(folders, keep_all=True)
     if not runs:
         raise DataError("no dynbench task results in " + ", ".join(folders))
     return [verify_task(run, data_dir) for run in runs]

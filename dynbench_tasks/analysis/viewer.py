@@ -3,27 +3,43 @@ mutated program side by side (a token-level diff of its own, where a consistentl
 is shown as a rename, ``x → var1``, rather than as a changed line), what the answers are scored
 against, and every sample's answer and status on the original and on the mutant; a switch shows only
 the outcome flips (passed on orig, failed on the mutant). Long lines wrap inside their column, so the
-page never scrolls sideways."""
+page never scrolls sideways.
+
+Logged samples are the submitter's: a sample of the wrong shape (not an object, a document without
+the fields its benchmark's documents hold, answers that are not lists, a program longer than
+``MAX_PROGRAM_CHARACTERS`` or ``MAX_PROGRAM_LINES``) is left out of the page, counted and named by
+its file and position (:func:`page_samples`); a long answer is shown cut at ``SHOWN_CHARACTERS``, and
+a document's answers past ``SHOWN_ANSWERS`` are counted."""
 
 from __future__ import annotations
 
 import difflib
 import html
-import json
 import keyword
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from dynbench_tasks.analysis.runs import BUILTIN, TaskRun
-from dynbench_tasks.analysis.text import html_text
+from dynbench_tasks.analysis.submitted import parse_json
+from dynbench_tasks.analysis.text import html_text, one_line
 from dynbench_tasks.benchmarks import BENCHMARKS
-from dynbench_tasks.errors import DataError
+from dynbench_tasks.errors import DataError, UsageError
 from dynbench_tasks.variants import STATIC
 
 # The answer a NewOutput-style operator recomputed, as named in a document's mutation record.
 CHANGED_OUTPUT = "output"
+# The benchmarks' longest program has under 4,000 characters and 230 lines; a rewrite at most doubles it.
+MAX_PROGRAM_CHARACTERS = 64_000
+MAX_PROGRAM_LINES = 1_000
+SHOWN_CHARACTERS = 20_000  # of one answer or reference on the page; what is longer is cut, saying so
+SHOWN_ANSWERS = 100  # of one document on one side (runs ask for a few repeats); the rest are counted
+# Lines of a changed block beyond which each line stands alone rather than beside its most similar one
+# (pairing compares every line with every other: real blocks are a few lines long).
+_PAIRED_LINES = 60
+_NAMED_PROBLEMS = 3  # left-out samples a message names; it counts the rest
 
 _STYLE = """*{box-sizing:border-box}body{font-family:sans-serif;margin:1.5em;line-height:1.4}
 h1{margin:.2em 0}.summary{font-size:110%}.legend span{padding:0 .4em;margin-right:.6em}
@@ -39,7 +55,7 @@ td.gone{background:#fbe3e3}td.new{background:#e1f5e1}td.changed{background:#fdf6
 del,ins{text-decoration:none;border-radius:2px}del{background:#f5b5b5}ins{background:#a8e6a8}
 .ren{background:#cfe0ff;border-bottom:1px dotted #3060c0}
 .facts code,.note code{background:#f3f3f3;padding:0 3px;overflow-wrap:anywhere}
-.note{background:#fff4d6;border-left:4px solid #e0a800;padding:.4em .6em;margin:.5em 0}
+.note{background:#fff4d6;border-left:4px solid #e0a800;padding:.4em .6em;margin:.5em 0;overflow-wrap:anywhere}
 .answers{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em;margin-top:.5em}
 .answers table{width:100%;border-collapse:collapse;table-layout:fixed}
 .answers td{border-top:1px solid #eee;vertical-align:top;padding:2px 4px}.answers td.status{width:9em}
@@ -133,6 +149,8 @@ def _best_pairs(old: list[str], new: list[str]) -> list[tuple[int | None, int | 
     """Rows of a changed block (lines as compared: renames undone, indentation stripped): each old line
     beside the most similar later new line (if similar enough), in order; the rest stand alone."""
     rows: list[tuple[int | None, int | None]] = []
+    if len(old) > _PAIRED_LINES or len(new) > _PAIRED_LINES:
+        return [(i, None) for i in range(len(old))] + [(None, j) for j in range(len(new))]
     next_new = 0
     for i, line in enumerate(old):
         scores = [(difflib.SequenceMatcher(None, line, new[j], autojunk=False).ratio(), j)
@@ -199,19 +217,130 @@ def diff_table(before: str, after: str, right_title: str) -> str:
             f"<tbody>{''.join(body)}</tbody></table>")
 
 
+# ---------------------------------------------------------------------------------- samples
+_TEXT_FIELDS = ("input", "output", "original_input", "original_output")
+_MUTATION_TEXT = ("status", "edit", "reason", "chain")
+
+
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def _is_fraction(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1
+
+
+def sample_problem(sample: object) -> str | None:
+    """Why ``sample`` gives no document score (None: it gives one): an lm-eval sample is an object
+    whose ``doc`` is an object with an ``id``, and whose ``pass@1`` is a number from 0 to 1."""
+    if not isinstance(sample, dict):
+        return f"{_kind(sample)}, not a JSON object"
+    doc = sample.get("doc")
+    if not isinstance(doc, dict):
+        return f"its doc is {_kind(doc)}, not an object"
+    if type(doc.get("id")) not in (str, int):
+        return "its doc has no id (text or a whole number)"
+    if not _is_fraction(sample.get("pass@1")):
+        return "its pass@1 is not a number from 0 to 1"
+    return None
+
+
+def _is_list_of_lists(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, list) for item in value)
+
+
+def _program_problem(name: str, value: object) -> str | None:
+    if value is None:
+        return f"its doc has no {name}"
+    if not isinstance(value, str):
+        return f"its doc's {name} is {_kind(value)}, not text"
+    if len(value) > MAX_PROGRAM_CHARACTERS or value.count("\n") >= MAX_PROGRAM_LINES:
+        return f"its doc's {name} is longer than {MAX_PROGRAM_CHARACTERS} characters or {MAX_PROGRAM_LINES} lines"
+    return None
+
+
+def page_problem(sample: object, benchmark: str) -> str | None:
+    """Why ``sample`` cannot be shown on a page of ``benchmark`` (None: it can): beyond a document
+    score, the program as text (and the original, where it is logged), its other texts as text, a
+    mutation record as an object, and its answers as lists of lists."""
+    problem = sample_problem(sample)
+    if problem:
+        return problem
+    spec, doc = BENCHMARKS[benchmark], sample["doc"]
+    field = spec.code_field
+    problem = _program_problem(field, doc.get(field))
+    if not problem and doc.get(f"original_{field}") is not None:
+        problem = _program_problem(f"original_{field}", doc[f"original_{field}"])
+    if problem:
+        return problem
+    texts = [*_TEXT_FIELDS, *([spec.reference_field] if getattr(spec, "reference_field", None) else [])]
+    wrong = [key for key in texts if doc.get(key) is not None and not isinstance(doc[key], str)]
+    if wrong:
+        return f"its doc's {wrong[0]} is {_kind(doc[wrong[0]])}, not text"
+    mutation = doc.get("mutation")
+    if mutation is not None:
+        if not isinstance(mutation, dict):
+            return f"its doc's mutation is {_kind(mutation)}, not an object"
+        changed = mutation.get("changed_answers", [])
+        if not (isinstance(changed, list) and all(isinstance(c, str) for c in changed)):
+            return "its doc's mutation.changed_answers is not a list of names"
+        wrong = [key for key in _MUTATION_TEXT if mutation.get(key) is not None and not isinstance(mutation[key], str)]
+        if wrong:
+            return f"its doc's mutation.{wrong[0]} is {_kind(mutation[wrong[0]])}, not text"
+    if not _is_list_of_lists(sample.get("filtered_resps")):
+        return "its filtered_resps is not a list of lists of answers"
+    if sample.get("resps") is not None and not _is_list_of_lists(sample["resps"]):
+        return "its resps is not a list of lists of answers"
+    return None
+
+
+def _usable(run: TaskRun, problem: Callable[[object], str | None]) -> tuple[list[dict], str | None]:
+    """``run``'s samples that ``problem`` finds nothing wrong with, and one line naming the file and
+    the samples left out (None when none is)."""
+    kept, wrong = [], []
+    for position, sample in enumerate(run.samples, 1):
+        found = problem(sample)
+        if found:
+            wrong.append(f"sample {position}: {found}")
+        else:
+            kept.append(sample)
+    if not wrong:
+        return kept, None
+    named = "; ".join(wrong[:_NAMED_PROBLEMS]) + (f"; and {len(wrong) - _NAMED_PROBLEMS} more"
+                                                   if len(wrong) > _NAMED_PROBLEMS else "")
+    where = run.samples_file or run.source
+    return kept, one_line(f"{where}: {len(wrong)} of {len(run.samples)} logged samples left out ({named})")
+
+
+def unscored_samples(run: TaskRun) -> str | None:
+    """One line naming ``run``'s samples file and the samples in it that give no document score."""
+    return _usable(run, sample_problem)[1]
+
+
+def _shown(value: object) -> str:
+    """A submitted text as HTML, cut at ``SHOWN_CHARACTERS``."""
+    text = str(value)
+    if len(text) <= SHOWN_CHARACTERS:
+        return html.escape(text)
+    return html.escape(text[:SHOWN_CHARACTERS]) + f"<i> … ({len(text) - SHOWN_CHARACTERS} more characters)</i>"
+
+
 # ---------------------------------------------------------------------------------- answers
 def _samples(sample: dict) -> list[dict]:
     """Each sample's status and answer; translation scores keep only the status, so their answer is
     the model's raw response."""
     raw = (sample.get("resps") or [[]])[0]
     decoded = []
-    for index, item in enumerate(sample.get("filtered_resps", [[]])[0]):
+    for index, item in enumerate(sample["filtered_resps"][0]):
         try:
-            entry = json.loads(item) if isinstance(item, str) else dict(item)
-        except (TypeError, ValueError):
-            entry = {"answer": str(item), "status": "?"}
+            entry = parse_json(item) if isinstance(item, str) else item
+        except ValueError:
+            entry = None
+        if not isinstance(entry, dict):
+            entry = {"answer": item, "status": "?"}
         if "answer" not in entry and index < len(raw):
-            entry["answer"] = raw[index]
+            entry = {**entry, "answer": raw[index]}
         decoded.append(entry)
     return decoded
 
@@ -222,33 +351,40 @@ def answer_changed(doc: dict) -> bool:
 
 
 def _code(value: object) -> str:
-    return f"<code>{html.escape(str(value))}</code>"
+    return f"<code>{_shown(value)}</code>"
+
+
+def _reference_answer(benchmark: str, doc: dict) -> str | None:
+    try:
+        return BENCHMARKS[benchmark].reference_answer(doc)
+    except KeyError:  # a logged document without the field its benchmark's answer comes from
+        return None
 
 
 def _scored_against(benchmark: str, doc: dict) -> str:
     """What the answers to ``doc`` are scored against, and what the mutation changed of it."""
     spec = BENCHMARKS[benchmark]
     mutation = doc.get("mutation") or {}
+    answer = _reference_answer(benchmark, doc)
     if spec.needs_jdk:
         edit = f" (the edit: {_code(mutation['edit'])})" if mutation.get("edit") else ""
-        answer = spec.reference_answer(doc)
         if answer_changed(doc):
             published = doc.get(spec.reference_field) if spec.reference_field else None
             published = "" if published is None else (
                 f"<details><summary>the published Java (right for the original program only)</summary>"
-                f"<pre>{html.escape(published)}</pre></details>")
-            narrowed = f" {html.escape(mutation['reason'])}." if mutation.get("reason") else ""
+                f"<pre>{_shown(published)}</pre></details>")
+            narrowed = f" {_shown(mutation['reason'])}." if mutation.get("reason") else ""
             return (f"<p class='note'>The answer changed: the mutation changed what this program prints{edit}, and "
                     "the tests' expected output was recomputed from the changed Python. The benchmark's reference Java "
                     f"translates the original program, so it is not a reference here.{narrowed}</p>{published}")
         if answer is None:
             reason = getattr(spec, "no_reference_reason", "")
             return f"<p class='facts'>no reference Java{': ' + html.escape(reason) if reason else ''}</p>"
-        return f"<details><summary>reference Java</summary><pre>{html.escape(answer)}</pre></details>"
+        return f"<details><summary>reference Java</summary><pre>{_shown(answer)}</pre></details>"
     if "input" in doc and "output" in doc:  # CRUXEval, either direction: the call and what it returns
         facts = ["reference " + _code(f"assert f({doc['input']}) == {doc['output']}")]
     else:
-        facts = [f"reference answer {_code(spec.reference_answer(doc))}"]
+        facts = ["no reference answer logged" if answer is None else f"reference answer {_code(answer)}"]
     for key in ("input", "output"):
         published = doc.get(f"original_{key}")
         if published is not None and published != doc.get(key):
@@ -261,11 +397,13 @@ def _scored_against(benchmark: str, doc: dict) -> str:
 def _answers(sample: dict | None, title: str) -> str:
     if sample is None:
         return f"<div><h3>{html.escape(title)}</h3><p>not run</p></div>"
-    rows = []
-    for item in _samples(sample):
+    rows, answers = [], _samples(sample)
+    for item in answers[:SHOWN_ANSWERS]:
         status = str(item.get("status"))
-        rows.append(f"<tr><td><pre>{html.escape(str(item.get('answer', '')))}</pre></td>"
-                    f"<td class='status {'passed' if status == 'passed' else 'fail'}'>{html.escape(status)}</td></tr>")
+        rows.append(f"<tr><td><pre>{_shown(item.get('answer', ''))}</pre></td>"
+                    f"<td class='status {'passed' if status == 'passed' else 'fail'}'>{_shown(status)}</td></tr>")
+    if len(answers) > SHOWN_ANSWERS:
+        rows.append(f"<tr><td colspan='2'>… and {len(answers) - SHOWN_ANSWERS} more answers</td></tr>")
     return (f"<div><h3>{html.escape(title)}: pass@1 {sample.get('pass@1', 0):.2f}</h3>"
             f"<table>{''.join(rows)}</table></div>")
 
@@ -279,14 +417,45 @@ def viewable_tasks(runs: list[TaskRun]) -> list[str]:
 def _pick(runs: list[TaskRun], task: str, model: str | None = None) -> tuple[TaskRun, TaskRun | None]:
     mine = [run for run in runs if run.task == task and model in (None, run.model)]
     if not mine:
-        raise DataError(f"no run of {task}{f' by {model}' if model else ''}; the runs hold "
+        raise DataError(f"no run of {task}{f' by {one_line(model)}' if model else ''}; the runs hold "
                         f"{', '.join(viewable_tasks(runs)) or 'no dynbench task'}")
+    if mine[0].variant == STATIC:
+        others = [t for t in viewable_tasks(runs) if t != task and t.startswith(f"{mine[0].benchmark}_")]
+        hint = f"name one of {', '.join(others)}" if others else f"the runs hold no other {mine[0].benchmark} task"
+        raise UsageError(f"{task} is what a page compares each variant with, so there is nothing to compare it "
+                         f"with; {hint}")
     for run in mine:
         if run.samples:
             base = next((r for r in runs if r.model == run.model and r.task == f"{run.benchmark}_{STATIC}"), None)
             return run, base
     raise DataError(f"{task} was run without --log_samples, so there are no answers to show "
                     f"(run lm_eval again with --log_samples)")
+
+
+@dataclass
+class PageSamples:
+    """The samples a page shows: the variant's and, by document id, the original's, each checked
+    with :func:`page_problem`; ``left_out``: one line per samples file with samples left out."""
+
+    variant: TaskRun
+    base: TaskRun | None
+    samples: list[dict]
+    originals: dict[str, dict]
+    left_out: list[str]
+
+
+def page_samples(runs: list[TaskRun], task: str, model: str | None = None) -> PageSamples:
+    variant, base = _pick(runs, task, model)
+
+    def problem(sample: object) -> str | None:
+        return page_problem(sample, variant.benchmark)
+
+    samples, variant_left_out = _usable(variant, problem)
+    if not samples:
+        raise DataError(f"{variant_left_out}: nothing left to show")
+    originals, base_left_out = _usable(base, problem) if base is not None and base.samples else ([], None)
+    return PageSamples(variant, base, samples, {str(s["doc"]["id"]): s for s in originals},
+                       [line for line in (variant_left_out, base_left_out) if line])
 
 
 def _anchor(index: int) -> str:
@@ -304,39 +473,39 @@ def _percent(run: TaskRun | None) -> str:
 def write_view_page(runs: list[TaskRun], task: str, out: Path, model: str | None = None) -> int:
     """The page for ``task`` (of ``model``, or the first with logged samples), its folder created when
     missing; the number of flips."""
-    variant, base = _pick(runs, task, model)
-    benchmark = variant.benchmark
+    shown = page_samples(runs, task, model)
+    variant, base, benchmark = shown.variant, shown.base, shown.variant.benchmark
     field = BENCHMARKS[benchmark].code_field
-    originals = {str(s["doc"]["id"]): s for s in (base.samples if base else [])}
     sections, flipped, reversed_flips = [], [], 0
-    for index, sample in enumerate(variant.samples):
+    for index, sample in enumerate(shown.samples):
         doc = sample["doc"]
-        identifier = str(doc.get("id"))
-        original = originals.get(identifier)
+        identifier = str(doc["id"])
+        original = shown.originals.get(identifier)
         flip = _passed(original) and not _passed(sample)
         reversed_flips += original is not None and _passed(sample) and not _passed(original)
         if flip:
             flipped.append((index, identifier))
         status = (doc.get("mutation") or {}).get("status", "")
-        badges = f"<span class='badge'>{html.escape(status)}</span>" if status else ""
+        badges = f"<span class='badge'>{_shown(status)}</span>" if status else ""
         if answer_changed(doc):
             badges += "<span class='badge'>answer changed</span>"
         sections.append(
-            f"<section id='{_anchor(index)}' data-flip='{int(flip)}'><h2>{html.escape(identifier)}{badges}"
+            f"<section id='{_anchor(index)}' data-flip='{int(flip)}'><h2>{_shown(identifier)}{badges}"
             f"{' <span class=flip>outcome flip</span>' if flip else ''}</h2>"
             + _scored_against(benchmark, doc)
             + diff_table(doc.get(f"original_{field}") or doc[field], doc[field], f"shown to the model ({task})")
             + "<div class='answers'>" + _answers(original, "on orig") + _answers(sample, f"on {task}") + "</div>"
             + "</section>")
-    flip_links = "".join(f"<a href='#{_anchor(i)}'>{html.escape(identifier)}</a>" for i, identifier in flipped)
+    flip_links = "".join(f"<a href='#{_anchor(i)}'>{_shown(identifier)}</a>" for i, identifier in flipped)
+    left_out = "".join(f"<p class='note'>Left out: {html_text(line)}</p>" for line in shown.left_out)
     head = (
         f"<!doctype html><html><head><meta charset='utf-8'>"
         f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(task)}</title>"
         f"<style>{_STYLE}</style><script>{_SCRIPT}</script></head><body>"
         f"<h1>{html.escape(task)} — {html_text(variant.model)}</h1>"
-        f"<p class='summary'>{len(variant.samples)} documents. pass@1 on orig {_percent(base)}, on {html.escape(task)} "
+        f"<p class='summary'>{len(shown.samples)} documents. pass@1 on orig {_percent(base)}, on {html.escape(task)} "
         f"{_percent(variant)}. <b>{len(flipped)} outcome flips</b> (passed on orig, failed on the mutant); "
-        f"{reversed_flips} the other way.</p>"
+        f"{reversed_flips} the other way.</p>{left_out}"
         + (f"<nav aria-label='outcome flips'>flips: {flip_links}</nav>" if flipped else "")
         + "<p class='legend'>Each document: the original program (left) beside the one the model saw (right). "
         "<span><del>removed</del></span><span><ins>added</ins></span>"

@@ -26,7 +26,7 @@ _SCRIPT_SECONDS = 5.0  # per test run: some published programs need seconds of C
 
 
 # ---------------------------------------------------------------------------------- CRUXEval
-def _literals(values: list, limit: int) -> list[str] | str:
+def literal_answers(values: list, limit: int) -> list[str] | str:
     from mutators.input_choice import reads_back
 
     answers = []
@@ -61,25 +61,26 @@ def literal_problem(published_input: str, published_output: str, result: Mutatio
     shown = result.call_arguments or published_input
     also = rename_keywords("f", published_input, result.keyword_renames) if result.new_input else None
     return Problem(result.code, CallTests("f", [shown]), [shown],
-                   partial(_literals, limit=2 * len(published_output) + 20), same_literal,
+                   partial(literal_answers, limit=2 * len(published_output) + 20), same_literal,
                    baseline=[result.expected_output or published_output], published=[published_output], also=also,
                    guessable=partial(_guessable, shown, published_output))
 
 
 # ---------------------------------------------------------------------------------- stdin programs
-def _printed(values: list[str], limit: int) -> list[str] | str:
+def printed_answers(values: list[str], limit: int) -> list[str] | str:
     return TOO_LARGE if any(len(text) > limit for text in values) else list(values)
 
 
 def script_problem(tests: StdinTests, result: MutationResult) -> Problem | None:
     """Every stdin test; the answer is what the script prints (no more than twice the longest published
-    output and 1,000 characters), judged as the benchmark judges it."""
+    output and 1,000 characters), compared as Code Lingua compared them (``translation.same_output``,
+    looser than the judge, so an answer it counts as changed is changed for the judge too)."""
     from mutators.output_choice import Problem
 
     if not tests.inputs or tests.expected is None:
         return None
     limit = 2 * max(map(len, tests.expected)) + 1000
-    return Problem(result.code, tests, list(tests.inputs), partial(_printed, limit=limit),
+    return Problem(result.code, tests, list(tests.inputs), partial(printed_answers, limit=limit),
                    tests.matches, published=list(tests.expected), seconds=_SCRIPT_SECONDS)
 
 

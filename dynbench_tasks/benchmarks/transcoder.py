@@ -8,7 +8,8 @@ counting matches and printing ``#Results``, reports the value of each ``f_filled
 harness compares arrays changed in place, each argument after the call) through ``dynbench.Record``.
 The same harness with ``f_gold`` itself as ``f_filled`` gives the reference values, once, in trusted
 runs; the two lists are compared here as the harness compared them (exactly, or with its relative
-tolerance of 0.001 for floating-point results). A program that prints its own verdict, calls
+tolerance of 0.001 for floating-point results), except that a value of the opposite sign never
+passes (the harness compared absolute values). A program that prints its own verdict, calls
 ``f_gold`` or exits early therefore earns nothing."""
 
 from __future__ import annotations
@@ -327,7 +328,8 @@ def _number(record: str) -> int | float | None:
 def same_record(actual: str, expected: str, comparison: str, threshold: float) -> bool:
     """One reported value against the reference's, as the harness compared them: integers exactly,
     an integer against a floating-point value as Java promotes it (to a double), and with the
-    harness's relative tolerance where it used one."""
+    harness's relative tolerance (of absolute values) where it used one. The mutation engine keeps
+    this so that documents stay as built; translations are judged by :func:`judged_record`."""
     a, e = _number(actual), _number(expected)
     if a is None or e is None:
         return actual == expected
@@ -336,6 +338,17 @@ def same_record(actual: str, expected: str, comparison: str, threshold: float) -
     if isinstance(a, int) and isinstance(e, int):
         return a == e
     return float(a) == float(e)
+
+
+def judged_record(actual: str, expected: str, comparison: str, threshold: float) -> bool:
+    """:func:`same_record`, except that under the harness's tolerance a value and its negation are
+    not the same (the harness's own check passes ``-x`` for ``x``): values of opposite signs, neither
+    of them zero, fail."""
+    if comparison == TOLERANCE:
+        a, e = _number(actual), _number(expected)
+        if a is not None and e is not None and a * e < 0:
+            return False
+    return same_record(actual, expected, comparison, threshold)
 
 
 def records_verdict(result: JobResult, reference: list[str] | None, harness: JudgedHarness) -> str:
@@ -351,7 +364,7 @@ def records_verdict(result: JobResult, reference: list[str] | None, harness: Jud
     if run.outcome != RETURNED or len(run.records) != len(reference):
         return "runtime_error" if run.outcome != RETURNED else "wrong_output"
     try:
-        same = all(same_record(a, e, harness.comparison, harness.threshold)
+        same = all(judged_record(a, e, harness.comparison, harness.threshold)
                    for a, e in zip(run.records, reference, strict=True))
     except (ValueError, OverflowError, ZeroDivisionError):
         same = False

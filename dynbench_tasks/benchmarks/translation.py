@@ -1,16 +1,19 @@
 """Python→Java translation benchmarks: the shared prompt, batched judging and the stdin/stdout kind.
 
-A reply is judged as the original projects judge it; every sample gets one status from
-:data:`SAMPLE_STATUSES`. Stdin programs (Avatar, CodeNet): the class with ``main`` is compiled as
-its own file, run on every stdin test, and the trimmed stdout must equal the expected output
-(Avatar also accepts Code Lingua's numeric normalisation). TransCoder fills a harness instead
+Every sample gets one status from :data:`SAMPLE_STATUSES`, under the rules of ``docs/judging.md``
+(their version is :data:`dynbench_tasks.scoring.JUDGING_RULES`). Stdin programs (Avatar, CodeNet):
+the class with ``main`` is compiled as its own file and run on every stdin test; a test passes when
+the run ends normally (returns, or exits with status 0) and its trimmed stdout equals the expected
+output (Avatar: or both are one decimal number of the same value). TransCoder fills a harness instead
 (:mod:`dynbench_tasks.benchmarks.transcoder`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+from decimal import Decimal, InvalidOperation
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -120,8 +123,9 @@ def _number(text: str) -> float | None:
 
 
 def same_output(actual: str, expected: str, numeric: bool) -> bool:
-    """Trimmed equality; with ``numeric``, Code Lingua's normalisation of a single number: integral
-    values compared as ints, others rounded to the fewer decimals of the two."""
+    """Code Lingua's comparison, which the mutation engine keeps so that documents stay as built:
+    trimmed equality; with ``numeric``, a single number's integral values compared as ints, others
+    rounded to the fewer decimals of the two. Too loose to judge translations (:func:`judged_output`)."""
     actual, expected = actual.strip(), expected.strip()
     if actual == expected:
         return True
@@ -132,6 +136,28 @@ def same_output(actual: str, expected: str, numeric: bool) -> bool:
         return int(a) == int(e)
     decimals = min(len(s.split(".")[1]) if "." in s else 0 for s in (actual, expected))
     return round(a, decimals) == round(e, decimals)
+
+
+# A decimal number as Python and Java print one; not what float() also reads (1_0, inf, nan, spaces).
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,9})?")
+
+
+def same_number(actual: str, expected: str) -> bool:
+    """Both texts one decimal number, of exactly the same value however it is spelled (``42`` and
+    ``42.0``, ``1.380000000038E8`` and ``138000000.0038``): compared as decimals, never as doubles."""
+    if not (_DECIMAL.fullmatch(actual) and _DECIMAL.fullmatch(expected)):
+        return False
+    try:
+        return Decimal(actual) == Decimal(expected)
+    except InvalidOperation:
+        return False
+
+
+def judged_output(actual: str, expected: str, numeric: bool) -> bool:
+    """A translation's stdout against the expected output: trimmed equality; with ``numeric``
+    (Avatar), also :func:`same_number` of the trimmed texts."""
+    actual, expected = actual.strip(), expected.strip()
+    return actual == expected or (numeric and same_number(actual, expected))
 
 
 # fractions.gcd, as Python 3.8 had it (removed in 3.9): some Avatar programs were written for it.
@@ -148,7 +174,7 @@ class StdinTranslation(TranslationBenchmark):
     """Programs that read stdin and print: every test's trimmed stdout must match."""
 
     required = ("id", "python", "tests")
-    numeric_outputs: ClassVar[bool] = False  # Code Lingua's numeric normalisation of single numbers
+    numeric_outputs: ClassVar[bool] = False  # a single number may be spelled differently (judged_output)
 
     def program(self, record: dict) -> Program:
         from dynbench_tasks.benchmarks.new_answers import script_problem
@@ -176,7 +202,8 @@ class StdinTranslation(TranslationBenchmark):
         return program_job(reply, key, [test["input"].encode("utf-8") for test in doc["tests"]], time_limit_ms)
 
     def verdict(self, result: JobResult, doc: dict) -> str:
-        from dynbench_tasks.judge.pool import COMPILE_ERROR, EXITED, THREW, TIMED_OUT
+        """The first failing test decides; a run that throws or exits non-zero fails whatever it printed."""
+        from dynbench_tasks.judge.pool import COMPILE_ERROR, EXITED, RETURNED, TIMED_OUT
 
         if result.status == COMPILE_ERROR:
             return "compile_error"
@@ -184,9 +211,8 @@ class StdinTranslation(TranslationBenchmark):
         for run, wanted in zip(result.runs, expected, strict=False):
             if run.outcome == TIMED_OUT:
                 return "timeout"
-            if same_output(run.stdout.decode("utf-8", "replace"), wanted, self.numeric_outputs):
-                continue
-            if run.outcome == THREW or (run.outcome == EXITED and run.exit_status != 0):
+            if not (run.outcome == RETURNED or (run.outcome == EXITED and run.exit_status == 0)):
                 return "runtime_error"
-            return "wrong_output"
+            if not judged_output(run.stdout.decode("utf-8", "replace"), wanted, self.numeric_outputs):
+                return "wrong_output"
         return "passed" if len(result.runs) == len(expected) else "timeout"

@@ -77,7 +77,8 @@ def add_data_dir(parser: argparse.ArgumentParser) -> None:
 
 def add_run_dirs(parser: argparse.ArgumentParser) -> None:
     """The lm-eval output folders a command reads, and their display names."""
-    parser.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    parser.add_argument("run_dirs", nargs="+", metavar="RUN_DIR",
+                        help="an lm_eval --output_path folder (or the model folder inside it)")
     parser.add_argument("--names", help="comma-separated display names, one per RUN_DIR")
 
 

@@ -26,7 +26,8 @@ def add_parsers(commands) -> None:
     model.add_argument("--model", metavar="DIR", help="a local Hugging Face model folder")
     model.add_argument("--demo", action="store_true", help="the embedded SmolLM2-135M-Instruct")
     contaminate.add_argument("--gguf-file", help="with --model: a GGUF file inside DIR")
-    contaminate.add_argument("--out", required=True, metavar="DIR")
+    contaminate.add_argument("--out", required=True, metavar="DIR",
+                             help="folder for the fine-tuned model, contamination.md, .json and lm-eval's results")
     contaminate.add_argument("--benchmark", choices=CONTAMINABLE, default=CONTAMINABLE[0],
                              help="cruxeval (output prediction, default) or a translation benchmark with reference "
                              "Java (transcoder, avatar); translation draws problems every variant scores")
@@ -39,16 +40,18 @@ def add_parsers(commands) -> None:
     contaminate.add_argument("--train-format", choices=TRAIN_FORMATS, default=TRAIN_FORMATS[0],
                              help="prompt: the tasks' prompt -> answer (default); raw (CRUXEval only): the data "
                              "file's own text, program then assertion, all of it learnt")
-    contaminate.add_argument("--epochs", type=float, default=20)
-    contaminate.add_argument("--lr", type=float, default=1e-4)
-    contaminate.add_argument("--batch-size", type=int, default=2)
+    contaminate.add_argument("--epochs", type=float, default=20, help="training epochs (default 20, the paper's)")
+    contaminate.add_argument("--lr", type=float, default=1e-4, help="learning rate (default 1e-4, the paper's)")
+    contaminate.add_argument("--batch-size", type=int, default=2, help="training batch size (default 2, the paper's)")
     contaminate.add_argument("--max-steps", type=int, default=-1, help="stop after this many steps (overrides epochs)")
-    contaminate.add_argument("--seed", type=int, default=0)
+    contaminate.add_argument("--seed", type=int, default=0,
+                             help="draws the --limit problems, seeds training and the mutations (default 0)")
     add_data_dir(contaminate)
     contaminate.add_argument("--eval-metadata", default="{}",
                              help="JSON merged into the tasks' metadata, e.g. '{\"repeats\": 1, \"temperature\": 0}'")
-    contaminate.add_argument("--device", default="cpu")
-    contaminate.add_argument("--eval-batch-size", default="8")
+    contaminate.add_argument("--device", default="cpu", help="where to train and evaluate (default: cpu)")
+    contaminate.add_argument("--eval-batch-size", default="8",
+                             help="lm-eval's --batch_size when evaluating (default 8)")
     contaminate.add_argument("--max-gen-toks", type=positive_int,
                              help="cap on generated tokens per answer when evaluating; on translation only problems "
                              "whose reference Java fits in it are drawn")

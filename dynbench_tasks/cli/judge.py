@@ -18,7 +18,7 @@ JUDGED = [name for name, benchmark in BENCHMARKS.items() if isinstance(benchmark
 
 def add_parsers(commands) -> None:
     parser = commands.add_parser("judge", help="judge a benchmark's reference Java translations")
-    parser.add_argument("--benchmark", required=True, choices=JUDGED)
+    parser.add_argument("--benchmark", required=True, choices=JUDGED, help="the translation benchmark to judge")
     parser.add_argument("--references", action="store_true", required=True,
                         help="judge the benchmark's own reference Java (the only source for now)")
     add_data_dir(parser)

@@ -15,8 +15,10 @@ def add_parsers(commands) -> None:
         "probe", help="rank problems by how much likelier their answer is after the original program",
     )
     probe.add_argument("--model", default="hf", help="lm-eval model type (any backend with loglikelihood)")
-    probe.add_argument("--model_args", required=True)
-    probe.add_argument("--variant", choices=NAMED_DYNAMIC, default="fuv")
+    probe.add_argument("--model-args", required=True, metavar="ARGS",
+                       help="lm-eval's --model_args for the model, e.g. pretrained=DIR,dtype=float32")
+    probe.add_argument("--variant", choices=NAMED_DYNAMIC, default="fuv",
+                       help="the mutated side of each comparison (default: %(default)s)")
     probe.add_argument("--ids", help="only these problems (comma-separated)")
     probe.add_argument("--trained-on", type=input_file, metavar="FILE",
                        help="contamination.json (or a file of ids, one per line): "
@@ -24,10 +26,11 @@ def add_parsers(commands) -> None:
     probe.add_argument("--held-out", type=int, metavar="N",
                        help="with --trained-on: probe those problems and N others drawn with --seed")
     add_data_dir(probe)
-    probe.add_argument("--seed", type=int, default=0)
-    probe.add_argument("--device", default="cpu")
-    probe.add_argument("--batch-size", default="8")
-    probe.add_argument("--out", required=True, type=output_file, metavar="FILE.jsonl")
+    probe.add_argument("--seed", type=int, default=0, help="mutation seed, and the draw of --held-out (default 0)")
+    probe.add_argument("--device", default="cpu", help="lm-eval's --device (default: cpu)")
+    probe.add_argument("--batch-size", default="8", help="lm-eval's --batch_size (default 8)")
+    probe.add_argument("--out", required=True, type=output_file, metavar="FILE.jsonl",
+                       help="one line per problem, ranked by how much likelier its answer is after the original")
     probe.set_defaults(handler=run)
 
 

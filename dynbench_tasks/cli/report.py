@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from dynbench_tasks.cli.arguments import add_run_dirs, load_named_runs
@@ -25,6 +26,9 @@ def add_parsers(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.report import Report, write_report
 
-    for path in write_report(Report(load_named_runs(args)), Path(args.out)):
+    report = Report(load_named_runs(args))
+    for line in report.left_out:
+        print(f"dynbench report: warning: {line}", file=sys.stderr)
+    for path in write_report(report, Path(args.out)):
         print(path)
     return 0

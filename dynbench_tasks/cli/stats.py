@@ -16,7 +16,7 @@ def add_parsers(commands) -> None:
         "the BLEU of mutants against originals and the token edit distance, beside the paper's numbers.",
     )
     add_data_dir(stats)
-    stats.add_argument("--seed", type=int, default=0)
+    stats.add_argument("--seed", type=int, default=0, help="the mutation seed (default %(default)s)")
     stats.add_argument("--benchmarks", type=names_from(BENCHMARKS), default=",".join(WITH_OWN_PROGRAMS),
                        help=f"comma-separated (default: each set of programs once: {', '.join(WITH_OWN_PROGRAMS)})")
     stats.add_argument("--out", type=output_file, metavar="FILE.json", help="also write the per-program edit distances")

@@ -7,7 +7,7 @@ import argparse
 import json
 from dataclasses import asdict
 
-from dynbench_tasks.cli.arguments import add_data_dir, positive_int
+from dynbench_tasks.cli.arguments import positive_int
 
 
 def _share(text: str) -> float:
@@ -31,10 +31,14 @@ def add_parsers(commands) -> None:
         "the task's number of answers each, every logged prompt and document must match, every logged answer is "
         "scored again and every claimed score and count recomputed. With --reproduce K, K documents of each task "
         "are drawn at random and generated again with the claimed model (greedy, through lm-eval), and the answers "
-        "must be the logged ones. Exit status 0 only if everything matches.",
+        "must be the logged ones. Exit status 0 only if everything matches. The documents are rebuilt from the "
+        "benchmark data bundled with dynbench (or --data-dir), never from a data folder the run names.",
     )
-    verify.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
-    add_data_dir(verify)
+    verify.add_argument("run_dirs", nargs="+", metavar="RUN_DIR",
+                        help="an lm_eval --output_path folder (or the model folder inside it) to verify")
+    verify.add_argument("--data-dir", metavar="DIR", help="the benchmark data to rebuild the documents from, chosen "
+                        "by whoever verifies (default: $DYNBENCH_DATA_DIR, else the copy bundled with dynbench); a "
+                        "run's own data folder is never read, and its recorded data digest must be this data's")
     verify.add_argument("--require-complete", action="store_true",
                         help="a run that holds only some documents (lm_eval --limit) fails")
     verify.add_argument("--json", action="store_true",
@@ -47,30 +51,33 @@ def add_parsers(commands) -> None:
     spot.add_argument("--min-agreement", type=_share, default=MIN_AGREEMENT, metavar="SHARE",
                       help="share of the drawn documents whose answers must agree exactly (default %(default)s)")
     spot.add_argument("--model", help="lm-eval model type, as for lm_eval (e.g. hf, vllm)")
-    spot.add_argument("--model_args", help="lm-eval model arguments, e.g. pretrained=MODEL,dtype=float32")
-    spot.add_argument("--batch_size", default="1", help="lm-eval batch size (default %(default)s)")
+    spot.add_argument("--model-args", dest="model_args",
+                      help="lm-eval model arguments, e.g. pretrained=MODEL,dtype=float32")
+    spot.add_argument("--batch-size", dest="batch_size", default="1", help="lm-eval batch size (default %(default)s)")
     spot.add_argument("--device", help="lm-eval device, e.g. cpu or cuda:0")
     verify.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
-    from dynbench_tasks.analysis.verify import PARTIAL, VERIFIED, verify_task
+    from dynbench_tasks.analysis.text import one_line
+    from dynbench_tasks.analysis.verify import PARTIAL, VERIFIED, require_complete, verify_task
     from dynbench_tasks.errors import DataError, UsageError
 
     if args.reproduce and not (args.model and args.model_args):
-        raise UsageError("--reproduce needs the claimed model: --model TYPE --model_args ARGUMENTS")
+        raise UsageError("--reproduce needs the claimed model: --model TYPE --model-args ARGUMENTS")
     if not args.reproduce and (args.model or args.model_args or args.reproduce_seed is not None):
-        raise UsageError("--model, --model_args and --reproduce-seed go with --reproduce K")
-    runs = load_runs(args.run_dirs)
+        raise UsageError("--model, --model-args and --reproduce-seed go with --reproduce K")
+    runs = load_runs(args.run_dirs, keep_all=True)  # every results file is verified, each on its own
     if not runs:
-        raise DataError("no dynbench task results in " + ", ".join(args.run_dirs))
+        raise DataError("no dynbench task results in " + ", ".join(map(one_line, args.run_dirs)))
     verdicts = []
     for task_run in runs:
-        verdicts.append(verify_task(task_run, args.data_dir))
-        print(json.dumps(asdict(verdicts[-1])) if args.json else verdicts[-1].line(), flush=True)
-    accepted = {VERIFIED} if args.require_complete else {VERIFIED, PARTIAL}
-    verified = [task_run for task_run, verdict in zip(runs, verdicts, strict=True) if verdict.outcome in accepted]
+        verdict = verify_task(task_run, args.data_dir)
+        verdicts.append(require_complete(verdict) if args.require_complete else verdict)
+        print(json.dumps(asdict(verdict)) if args.json else verdict.line(), flush=True)
+    verified = [task_run for task_run, verdict in zip(runs, verdicts, strict=True)
+                if verdict.outcome in (VERIFIED, PARTIAL)]
     passed = len(verified) == len(runs)
     if args.reproduce:
         passed = _spot_checks(args, verified) and passed

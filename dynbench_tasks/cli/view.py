@@ -11,7 +11,8 @@ def add_parsers(commands) -> None:
     view = commands.add_parser(
         "view", help="a static HTML page of logged samples: original vs mutated program, answers, outcome flips",
     )
-    view.add_argument("run_dir", metavar="RUN_DIR")
+    view.add_argument("run_dir", metavar="RUN_DIR",
+                      help="an lm_eval --output_path folder (or the model folder inside it), run with --log_samples")
     view.add_argument("--variant", required=True,
                       help="a task of the run, by its name (cruxeval_fuv) or, where one benchmark has it, its variant "
                       "(fuv); compared with the same benchmark's orig")
@@ -30,12 +31,15 @@ def page_path(out: Path, task: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
-    from dynbench_tasks.analysis.viewer import viewable_tasks, write_view_page
+    from dynbench_tasks.analysis.text import one_line
+    from dynbench_tasks.analysis.viewer import page_samples, viewable_tasks, write_view_page
     from dynbench_tasks.cli.arguments import resolve_task
 
     runs = load_runs([args.run_dir])
-    task = resolve_task(args.variant, viewable_tasks(runs), args.run_dir)
+    task = resolve_task(args.variant, viewable_tasks(runs), one_line(args.run_dir))
     out = page_path(args.out, task)
+    for line in page_samples(runs, task).left_out:
+        print(f"dynbench view: warning: {line}", file=sys.stderr)
     flips = write_view_page(runs, task, out)
     print(out)
     print(f"{out}: {flips} outcome flips (passed on orig, failed on {task})", file=sys.stderr)

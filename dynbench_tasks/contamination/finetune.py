@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from dynbench_tasks.benchmarks.translation import TranslationBenchmark
 from dynbench_tasks.benchmarks.translation import prompt as translation_prompt
 from dynbench_tasks.contamination import TRAIN_FORMATS
 from dynbench_tasks.errors import SettingsError
+from dynbench_tasks.lmeval.cost import PROGRESS_EVERY_SECONDS, clock
 from dynbench_tasks.lmeval.settings import check_ids
 
 logger = logging.getLogger("lm_eval.dynbench")
@@ -154,10 +156,43 @@ def plain_model(model: str, gguf_file: str | None, folder: Path) -> str:
     return str(folder)
 
 
+def training_progress():
+    """A trainer callback that reports the training as a line at the end of a step once
+    ``PROGRESS_EVERY_SECONDS`` have passed since the last line, and at the last step: the steps done
+    of all, the time taken and left, and the latest loss (where the output is not a terminal, in
+    place of the progress bar and of a line per ``logging_steps``)."""
+    from transformers import TrainerCallback
+
+    every = PROGRESS_EVERY_SECONDS
+
+    class TrainingProgress(TrainerCallback):
+        loss: float | None = None
+
+        def on_train_begin(self, args, state, control, **kwargs):
+            self.started = self.printed = time.monotonic()
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            self.loss = (logs or {}).get("loss", self.loss)
+
+        def on_step_end(self, args, state, control, **kwargs):
+            now, done, total = time.monotonic(), state.global_step, state.max_steps
+            if not state.is_world_process_zero or (now - self.printed < every and done < total):
+                return
+            self.printed = now
+            elapsed = now - self.started
+            left = elapsed / done * (total - done)
+            loss = f", loss {self.loss:.3f}" if isinstance(self.loss, float) else ""
+            print(f"dynbench: fine-tuning: {done} of {total} steps in {clock(elapsed)}, about {clock(left)} "
+                  f"left{loss}", file=sys.stderr, flush=True)
+
+    return TrainingProgress()
+
+
 def fine_tune(model: str, records: list[dict], benchmark: str, out: Path, settings: TrainingSettings) -> Path:
     """Train on prompt → answer with the loss on the answer tokens only; save a normal model folder."""
     import torch
     from transformers import Trainer, TrainingArguments
+    from transformers.trainer_callback import ProgressCallback
 
     network, tokenizer = load_model(model)
     examples = training_examples(tokenizer, records, settings.max_length, settings.train_format, benchmark)
@@ -178,7 +213,11 @@ def fine_tune(model: str, records: list[dict], benchmark: str, out: Path, settin
         max_steps=settings.max_steps, seed=settings.seed, logging_steps=10, save_strategy="no", report_to=[],
         use_cpu=not torch.cuda.is_available(), disable_tqdm=False, remove_unused_columns=False,
     )
-    Trainer(model=network, args=arguments, train_dataset=examples, data_collator=collate).train()
+    trainer = Trainer(model=network, args=arguments, train_dataset=examples, data_collator=collate)
+    if not sys.stderr.isatty():  # no progress bar (cli/terminal.py): lines now and then, not one per log
+        trainer.remove_callback(ProgressCallback)
+        trainer.add_callback(training_progress())
+    trainer.train()
     folder = out / "model"
     network.save_pretrained(folder)
     tokenizer.save_pretrained(folder)

@@ -2,7 +2,8 @@
 
 A token scanner that knows strings, text blocks, char literals and comments, and on top of it: the
 code in a reply (fenced or bare), top-level type declarations, the methods declared at one level,
-and token-level rewrites (rename a method, drop a package line, redirect ``System.exit`` and its kin). It does
+and token-level rewrites (rename a method, drop a package line, redirect ``System.exit`` and its kin, which
+only spares the JVM: an exit this misses ends the JVM, and the judge reads it from the process). It does
 not parse Java; whatever it lets through that is not Java, javac rejects.
 """
 

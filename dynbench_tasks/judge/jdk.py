@@ -14,7 +14,7 @@ from pathlib import Path
 from dynbench_tasks.errors import JdkMissing
 
 JDK_PACKAGE = "default-jdk-headless"
-_SOURCES = Path(__file__).resolve().parent / "java" / "dynbench"
+_SOURCES = Path(__file__).resolve().parent / "java" / "dynbench"  # module dynbench (see the runner's launch in pool.py)
 # The judge's own classes concatenate strings inline, as CompileServer compiles answers: the default
 # (an invokedynamic bootstrap) costs every fresh JVM milliseconds.
 STARTUP_OPTIONS = ["-XDstringConcat=inline"]
@@ -37,14 +37,15 @@ def find_jdk() -> tuple[str, str]:
 
 
 def judge_classes() -> Path:
-    """The compiled judge, built once per judge source and JDK into a world-readable cache folder
-    (the JVMs may run as an unprivileged user)."""
+    """The compiled judge (module ``dynbench``, usable on the class path too), built once per judge
+    source and JDK into a world-readable cache folder (the JVMs may run as an unprivileged user)."""
     _, javac = find_jdk()
     sources = sorted(_SOURCES.glob("*.java"))
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + " ".join([javac, *STARTUP_OPTIONS]).encode()
                             ).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / f"dynbench-judge-{os.getuid()}-{digest}"
-    built = all((folder / "dynbench" / f"{source.stem}.class").is_file() for source in sources)
+    built = all((folder / ("" if source.stem == "module-info" else "dynbench") / f"{source.stem}.class").is_file()
+                for source in sources)
     if built and folder.stat().st_uid == os.getuid():
         return folder
     staging = Path(tempfile.mkdtemp(prefix="dynbench-judge-build-"))

@@ -7,10 +7,13 @@ another's result. Both kinds of JVM run behind the sandbox boundary of :mod:`mut
 (bubblewrap where it works: no network, no view of other processes or of any home or data folder),
 in a mount whitelist that holds the JDK, the shared libraries it loads and the judge's classes and
 nothing else, none of it writable: a judged program can start no program but ``java`` itself, and
-write none. Process limits and a heap cap hold in either mode. Every ``System.exit`` a source spells
-(:func:`java_source.redirect_exits`) ends its test, not the JVM. Every verdict is computed by the
-caller from what each test printed and recorded; expected outputs and reference code never enter a
-JVM.
+write none. Process limits and a heap cap hold in either mode. A program that ends its JVM ends its
+test, by whatever route: its exit status is the process's, its output what the runner's flight
+recorder (shared memory) holds, and its remaining tests run in a fresh JVM; the source rewrite of
+every ``System.exit`` a source spells (:func:`java_source.redirect_exits`) only saves that JVM. The
+runner keeps its own state in module ``dynbench``, which no judged program can open by reflection.
+Every verdict is computed by the caller from what each test printed and recorded; expected outputs
+and reference code never enter a JVM.
 """
 
 from __future__ import annotations
@@ -47,6 +50,17 @@ _PRLIMIT_OPTIONS = [f"--{name}={value}" for name, value in _LIMITS.items()]
 # one JVM more than cores keeps the cores busy (TransCoder: 14.2 -> 15.7 judgements/s on 2 cores).
 SPARE_JVMS = 1
 _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
+RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
+
+
+def _entry(main: str, classes: str) -> list[str]:
+    """The java arguments that start ``main`` from ``classes``: the runner as module ``dynbench``,
+    whose package a judged program (in an unnamed module) cannot open by reflection, with the Java SE
+    modules programs may use (not ``jdk.unsupported``: no ``sun.misc.Unsafe``, which would reach past
+    the module boundary); the compiler from the class path, where javac finds what programs call."""
+    if main == RUNNER:
+        return ["-p", classes, "--add-modules", "java.se", "-m", f"dynbench/{main}"]
+    return ["-cp", classes, main]
 
 
 @dataclass
@@ -121,16 +135,16 @@ class _Jvm:
                 raise SandboxUnavailable(f"a JVM cannot start in the Java sandbox ({why}); DYNBENCH_ISOLATION=rlimits "
                                          "runs Java without bubblewrap and its whitelist")
 
-    def start(self, main: str) -> tuple[subprocess.Popen, str | None]:
-        """A JVM running ``main``, with pipes to its stdin and stdout; and a folder to remove once it ends
-        (its scratch folder, or the staging folder of its sandbox), if any. A JVM whose limits could
-        not be set is returned ended."""
+    def start(self, main: str, pass_fds: tuple[int, ...] = ()) -> tuple[subprocess.Popen, str | None]:
+        """A JVM running ``main``, with pipes to its stdin and stdout and ``pass_fds`` open in it; and a
+        folder to remove once it ends (its scratch folder, or the staging folder of its sandbox), if
+        any. A JVM whose limits could not be set is returned ended."""
         flags = [f"-Xmx{self.heap_mb}m", *_JVM_FLAGS]
         if self.isolated:
             from dynbench_tasks.benchmarks.records import data_locations
 
-            process, staging, _ = _start_whitelisted(self.java, self.classes, [*flags, main], data_locations(),
-                                                     self.limited)
+            process, staging, _ = _start_whitelisted(self.java, self.classes, flags, main, data_locations(),
+                                                     self.limited, pass_fds=pass_fds)
             return process, staging
         workdir = tempfile.mkdtemp(prefix="dynbench-java-")
         privileges = {}
@@ -139,15 +153,17 @@ class _Jvm:
             privileges = {"user": UNPRIVILEGED_ID, "group": UNPRIVILEGED_ID, "extra_groups": []}
         flags[-1] = f"-Djava.io.tmpdir={workdir}"
         limits = ["prlimit", *_PRLIMIT_OPTIONS, "--"] if self.limited else []
-        process = subprocess.Popen([*limits, self.java, *flags, "-cp", self.classes, main], stdin=subprocess.PIPE,
+        process = subprocess.Popen([*limits, self.java, *flags, *_entry(main, self.classes)], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=workdir,
-                                   env={**CLEAN_ENVIRONMENT, "HOME": workdir}, start_new_session=True, **privileges)
+                                   env={**CLEAN_ENVIRONMENT, "HOME": workdir}, start_new_session=True,
+                                   pass_fds=pass_fds, **privileges)
         return process, workdir
 
 
-def _start_whitelisted(java: str, classes: str, arguments: list[str], hidden: Sequence[str] = (),
-                       limited: bool = True, stderr=subprocess.DEVNULL) -> tuple[subprocess.Popen, str | None, str]:
-    """``java`` with the judge's ``classes`` on its class path, in the sandbox that holds only what the
+def _start_whitelisted(java: str, classes: str, flags: list[str], main: str, hidden: Sequence[str] = (),
+                       limited: bool = True, stderr=subprocess.DEVNULL, pass_fds: tuple[int, ...] = ()
+                       ) -> tuple[subprocess.Popen, str | None, str]:
+    """``java`` running the judge's ``main`` from ``classes``, in the sandbox that holds only what the
     JDK needs (:func:`jdk.sandbox_mounts`) and those classes: (the process, its staging folder, and
     why it was stopped, "" if it was not). Its process limits are set from here once bubblewrap has
     made the sandbox's namespaces (prlimit is not in the sandbox; set before, the limit on processes
@@ -155,11 +171,12 @@ def _start_whitelisted(java: str, classes: str, arguments: list[str], hidden: Se
     readable, libraries = sandbox_mounts(java)
     paths = sandbox_paths([*readable, classes], system=False)
     info, info_for_bubblewrap = os.pipe()
-    launch = bubblewrap_launch([java, "-cp", inside(classes, paths), *arguments], paths, hidden,
+    launch = bubblewrap_launch([java, *flags, *_entry(main, inside(classes, paths))], paths, hidden,
                                whitelist=libraries, info_fd=info_for_bubblewrap)
     try:
         process = subprocess.Popen(launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-                                   env=CLEAN_ENVIRONMENT, start_new_session=True, pass_fds=(info_for_bubblewrap,))
+                                   env=CLEAN_ENVIRONMENT, start_new_session=True,
+                                   pass_fds=(info_for_bubblewrap, *pass_fds))
     except OSError:
         os.close(info)
         launch.cleanup()
@@ -203,21 +220,24 @@ def _read_all(descriptor: int, seconds: float) -> bytes:
 
 @lru_cache(maxsize=4)
 def _fails_in_whitelist(java: str, classes: str, limited: bool) -> str:
-    """"" when a compiler JVM starts in the whitelist, takes its limits and ends as asked, else what
-    went wrong: a library missing from the whitelist shows here, once, and not as a compile or runtime
-    error of every answer."""
-    try:
-        process, staging, why = _start_whitelisted(java, classes, [*_JVM_FLAGS, "dynbench.CompileServer"],
-                                                   limited=limited, stderr=subprocess.PIPE)
-    except OSError as error:  # also when ldd cannot list the libraries
-        return f"{type(error).__name__}: {error}"
-    try:
-        _, errors = process.communicate(timeout=_STARTUP_SECONDS)  # no request: it ends at once
-    except subprocess.TimeoutExpired:
-        errors = b"it did not end"
-    _stop(process, staging)
-    reason = (errors.decode("utf-8", "replace").strip().splitlines() or [f"exit status {process.returncode}"])[-1]
-    return why or ("" if process.returncode == 0 else reason[:300])
+    """"" when a compiler and a runner JVM start in the whitelist, take their limits and end as asked,
+    else what went wrong: a library missing from the whitelist shows here, once, and not as a compile
+    or runtime error of every answer."""
+    for main in (COMPILER, RUNNER):
+        try:
+            process, staging, why = _start_whitelisted(java, classes, _JVM_FLAGS, main, limited=limited,
+                                                       stderr=subprocess.PIPE)
+        except OSError as error:  # also when ldd cannot list the libraries
+            return f"{type(error).__name__}: {error}"
+        try:
+            _, errors = process.communicate(timeout=_STARTUP_SECONDS)  # no request: it ends at once
+        except subprocess.TimeoutExpired:
+            errors = b"it did not end"
+        _stop(process, staging)
+        reason = (errors.decode("utf-8", "replace").strip().splitlines() or [f"exit status {process.returncode}"])
+        if why or process.returncode != 0:
+            return why or reason[-1][:300]
+    return ""
 
 
 def _stop(process: subprocess.Popen | None, workdir: str | None) -> None:
@@ -249,7 +269,7 @@ class JudgeWorker:
         """(status, diagnostics, classes) by job key; None if the compiler ended before answering."""
         if self.compiler is None or self.compiler.poll() is not None:
             self.close()
-            self.compiler, self.compiler_workdir = self.jvm.start("dynbench.CompileServer")
+            self.compiler, self.compiler_workdir = self.jvm.start(COMPILER)
         request = io.BytesIO()
         request.write(struct.pack(">i", len(jobs)))
         for key, job in jobs:
@@ -285,9 +305,32 @@ class JudgeWorker:
 
     # ------------------------------------------------------------------ running
     def execute(self, job: JavaJob, classes: dict[str, bytes]) -> list[TestRun]:
-        """Every test of one program, in a JVM of its own that ends with it."""
-        process, workdir = self.jvm.start("dynbench.Runner")
-        deadline = _STARTUP_SECONDS + job.time_limit_ms * max(1, len(job.tests)) / 1000
+        """Every test of one program, in a JVM of its own that ends with it (a fresh one for the tests
+        after a test that ended its JVM with status 0 or left threads running)."""
+        runs: list[TestRun] = []
+        while len(runs) < len(job.tests):
+            more, go_on = self._execute_in_one_jvm(job, classes, job.tests[len(runs):])
+            runs += more
+            if not go_on:
+                break
+        return runs
+
+    def _execute_in_one_jvm(self, job: JavaJob, classes: dict[str, bytes], tests: list[bytes]
+                            ) -> tuple[list[TestRun], bool]:
+        """The runs of ``tests`` (from the first) one JVM gave, and whether the rest need another."""
+        if not hasattr(os, "memfd_create"):  # not Linux: an exit the rewrite misses loses the test's output
+            return self._talk(*self.jvm.start(RUNNER), job, classes, tests, None)
+        recorder = os.memfd_create("dynbench-stdout", os.MFD_CLOEXEC)
+        try:
+            os.ftruncate(recorder, 4 + job.output_cap)
+            process, workdir = self.jvm.start(RUNNER, pass_fds=(recorder,))
+            return self._talk(process, workdir, job, classes, tests, recorder)
+        finally:
+            os.close(recorder)
+
+    def _talk(self, process: subprocess.Popen, workdir: str | None, job: JavaJob, classes: dict[str, bytes],
+              tests: list[bytes], recorder: int | None) -> tuple[list[TestRun], bool]:
+        deadline = _STARTUP_SECONDS + job.time_limit_ms * max(1, len(tests)) / 1000
         expired = threading.Event()
 
         def expire() -> None:
@@ -297,32 +340,46 @@ class JudgeWorker:
         timer = threading.Timer(deadline, expire)
         timer.start()
         runs: list[TestRun] = []
+        stops = False
         try:
             request = io.BytesIO()
-            request.write(_pack_string(job.main_class) + struct.pack(">i", len(classes)))
+            request.write(_pack_string("" if recorder is None else f"/proc/self/fd/{recorder}"))
+            request.write(_pack_string(job.main_class))
+            request.write(struct.pack(">i", len(classes)))
             for name, data in classes.items():
                 request.write(_pack_string(name) + _pack(data))
-            request.write(struct.pack(">iii", job.time_limit_ms, job.output_cap, len(job.tests)))
-            for data in job.tests:
+            request.write(struct.pack(">iii", job.time_limit_ms, job.output_cap, len(tests)))
+            for data in tests:
                 request.write(_pack(data))
             process.stdin.write(request.getvalue())
             process.stdin.close()
             reader = _Reader(process.stdout)
-            while len(runs) < len(job.tests):
+            while len(runs) < len(tests) and not stops:
                 outcome, exit_status, exception, stdout, millis = (reader.int(), reader.int(), reader.string(),
                                                                    reader.bytes(), reader.int())
                 records = [reader.string() for _ in range(min(reader.int(), 100_000))]
                 runs.append(TestRun(outcome, exit_status, exception, stdout, millis, records))
-                if outcome == TIMED_OUT:
-                    break
+                stops = reader.exactly(1) != b"\0"
         except (EOFError, OSError, ValueError):
-            if len(runs) < len(job.tests):  # killed at the deadline, or the JVM itself failed
-                runs.append(TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms) if expired.is_set()
-                            else TestRun(THREW, 0, "jvm ended", b"", 0))
+            process.wait()  # the timer ends a JVM that closed its output and lives on
+            if not expired.is_set():
+                runs.append(self._ended_jvm(process.returncode, recorder, job.output_cap))
+                return runs, process.returncode == 0
+            runs.append(TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms))
         finally:
             timer.cancel()
             _stop(process, workdir)
-        return runs
+        return runs, stops and runs[-1].outcome != TIMED_OUT
+
+    @staticmethod
+    def _ended_jvm(returncode: int, recorder: int | None, cap: int) -> TestRun:
+        """The run of a test whose program ended its JVM: its exit status, and what it had printed."""
+        if returncode < 0:  # a signal: no exit the program asked for
+            return TestRun(THREW, 0, "jvm ended", b"", 0)
+        if recorder is None:
+            return TestRun(EXITED, returncode, "", b"", 0)
+        size = min(max(0, struct.unpack(">i", os.pread(recorder, 4, 0))[0]), cap)
+        return TestRun(EXITED, returncode, "", os.pread(recorder, size, 4), 0)
 
     def judge(self, jobs: list[tuple[str, JavaJob]]) -> list[JobResult]:
         compiled = self.compile(jobs)

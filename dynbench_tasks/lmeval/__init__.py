@@ -1,9 +1,9 @@
 """The lm-eval glue: the task class every YAML names (:mod:`.task`), the settings it reads from
 ``--metadata`` (:mod:`.settings`), the raw data as a ``datasets.Dataset`` (:mod:`.sources`), the
-preprocessing hook that mutates the documents (:mod:`.documents`), task discovery without
-``--include_path`` (:mod:`.discovery`), the checks run before a model loads (:mod:`.preflight`) and
-the process-wide sandbox and judge pools (:mod:`.runtime`). This is the only package that imports
-lm-eval."""
+preprocessing hook that mutates the documents (:mod:`.documents`, saying how far a long build is with
+:mod:`.build_progress`), task discovery without ``--include_path`` (:mod:`.discovery`), the checks
+run before a model loads (:mod:`.preflight`) and the process-wide sandbox and judge pools
+(:mod:`.runtime`). This is the only package that imports lm-eval."""
 
 from __future__ import annotations
 

@@ -1,14 +1,13 @@
-"""What generating the answers will cost when the model runs on a CPU, said before it is paid.
+"""What generating the answers will cost when the model runs on a CPU, said as soon as the run knows.
 
 lm-eval's ``hf`` backend generates every request of a run in one call, longest prompt first, in
-batches. Right before that call (patched in by the import hook, :mod:`dynbench_tasks.lmeval.discovery`)
-a run with dynbench tasks on a CPU times one batch's prompt and a few generation steps of the model
-itself, here and now (four short generations: a few seconds for a small model on an idle
-machine), and from those the whole run: batches * (prompt + max_gen_toks * step). A run of more
-than ``LONG_SECONDS`` says so as a warning, with the quick settings; a shorter one as information.
-The figure is an upper bound: an answer that stops early is cheaper. Where the progress bars are off
-(the output is not a terminal), progress lines with the time left take their place
-(:func:`progress_as_lines`).
+batches. In a run with dynbench tasks on a CPU (patched in by the import hook,
+:mod:`dynbench_tasks.lmeval.discovery`), the time the first batch took (the longest prompts, so an
+upper bound for the others) gives the whole run's: batches * that. Nothing is generated for the
+estimate alone, so it costs nothing and holds for the machine as busy as it is. A run of more than
+``LONG_SECONDS`` says so as a warning, with what would make it quicker and what each choice gives
+up; a shorter one as information. Where the progress bars are off (the output is not a terminal),
+progress lines with the time left take their place (:func:`progress_as_lines`).
 """
 
 from __future__ import annotations
@@ -22,12 +21,13 @@ from dataclasses import dataclass
 
 logger = logging.getLogger("lm_eval.dynbench")
 LONG_SECONDS = 600
-QUICK_MAX_GEN_TOKS = 48
-QUICK_SETTINGS = ("--metadata '{\"repeats\": 1, \"temperature\": 0}' "
-                  f"--gen_kwargs max_gen_toks={QUICK_MAX_GEN_TOKS}")
+# Quicker runs that leave every answer as right as it would have been: fewer answers, never shorter ones
+# (a lower max_gen_toks cuts answers off, and a cut-off Java translation does not compile).
+FEWER_SAMPLES = ("--metadata '{{\"repeats\": 1, \"temperature\": 0}}' (one greedy answer per problem instead of "
+                 "{samples} samples: pass@1 is greedy's, pass@k for k > 1 is not computed)")
+FEWER_PROBLEMS = "--limit N (the first N problems only: a wider interval around each score)"
 PROGRESS_EVERY_SECONDS = 30
-_TIMED_STEPS = 8
-_state = {"announced": False, "lines": False}
+_state = {"lines": False}
 
 
 def progress_as_lines() -> None:
@@ -36,7 +36,7 @@ def progress_as_lines() -> None:
     _state["lines"] = True
 
 
-def _clock(seconds: float) -> str:
+def clock(seconds: float) -> str:
     minutes, seconds = divmod(round(seconds), 60)
     return f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}" if minutes >= 60 else f"{minutes}:{seconds:02d}"
 
@@ -67,20 +67,20 @@ class Plan:
     def batches(self) -> int:
         return math.ceil(self.answers / self.batch)
 
-    def seconds(self, prompt_seconds: float, step_seconds: float) -> float:
-        return self.batches * (prompt_seconds + self.max_gen_toks * step_seconds)
+    def seconds(self, first_batch_seconds: float) -> float:
+        return self.batches * first_batch_seconds
 
-    def message(self, prompt_seconds: float, step_seconds: float) -> str:
-        seconds = self.seconds(prompt_seconds, step_seconds)
+    def message(self, first_batch_seconds: float) -> str:
+        seconds = self.seconds(first_batch_seconds)
         samples = self.answers // self.problems if self.answers % self.problems == 0 else None
         shape = f" ({_count(self.problems, 'problem')}, {samples} samples each)" if samples and samples > 1 else ""
+        at_once = min(self.batch, self.answers)
         text = (f"generating {_count(self.answers, 'answer')}{shape} of up to {self.max_gen_toks} tokens on the CPU "
-                f"takes up to about {_duration(seconds)} (measured here: {step_seconds:.2f} s a token, "
-                f"{_count(min(self.batch, self.answers), 'answer')} at a time)")
-        if seconds > LONG_SECONDS and (self.answers > self.problems or self.max_gen_toks > QUICK_MAX_GEN_TOKS):
-            text += f"; for a quick look use {QUICK_SETTINGS}"
-        elif seconds > LONG_SECONDS:  # already one short answer per problem
-            text += "; fewer problems (--limit) or a less busy machine would make it shorter"
+                f"takes up to about {_duration(seconds)} (measured on this run's first batch: "
+                f"{first_batch_seconds:.1f} s for {_count(at_once, 'answer')}, the longest prompts)")
+        if seconds > LONG_SECONDS:
+            quicker = [FEWER_SAMPLES.format(samples=samples)] if samples and samples > 1 else []
+            text += f"; for a quicker run use {' or '.join([*quicker, FEWER_PROBLEMS])}"
         return text
 
 
@@ -101,43 +101,10 @@ def plan(lm, requests) -> Plan | None:
     return Plan(len(requests), problems, longest, batch)
 
 
-def measure(lm, context: str, batch: int, max_gen_toks: int) -> tuple[float, float]:
-    """Seconds for one batch's prompt (with its first token) and for each token after it, timed on
-    ``lm``'s own model through ``generate``: 1 and 1 + ``_TIMED_STEPS`` tokens, twice each, the faster
-    of each pair (the first call's warm-up, and a busy machine's pauses, fall on one of them). Should
-    the two still not tell the tokens apart, each token is taken to cost its share of the longer
-    generation, prompt included: an upper bound."""
-    import torch
-
-    tokens = lm.tok_encode(context)[-max(1, lm.max_length - max_gen_toks):]
-    prompt = torch.tensor([tokens] * batch, device=lm.device)
-    pad = lm.tokenizer.pad_token_id if lm.tokenizer.pad_token_id is not None else lm.tokenizer.eos_token_id
-
-    def seconds(new_tokens: int) -> float:
-        started = time.perf_counter()
-        with torch.inference_mode():
-            lm.model.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=new_tokens,
-                              min_new_tokens=new_tokens, do_sample=False, pad_token_id=pad)
-        return time.perf_counter() - started
-
-    first, more = min(seconds(1), seconds(1)), min(seconds(1 + _TIMED_STEPS), seconds(1 + _TIMED_STEPS))
-    step = (more - first) / _TIMED_STEPS if more > first else more / (1 + _TIMED_STEPS)
-    return first, step
-
-
-def announce(lm, requests) -> None:
-    """Say once, before the first answer is generated, what the answers will cost on this CPU."""
-    if _state["announced"]:
-        return
-    generation = plan(lm, requests)
-    if generation is None or getattr(lm, "backend", "causal") != "causal":
-        return
-    _state["announced"] = True
-    longest = max((request.args[0] for request in requests), key=len)
-    prompt_seconds, step_seconds = measure(lm, longest, min(generation.batch, generation.answers),
-                                           generation.max_gen_toks)
-    level = logging.WARNING if generation.seconds(prompt_seconds, step_seconds) > LONG_SECONDS else logging.INFO
-    logger.log(level, "%s", generation.message(prompt_seconds, step_seconds))
+def say(generation: Plan, first_batch_seconds: float) -> None:
+    """The run's cost, once its first batch has been generated."""
+    long = generation.seconds(first_batch_seconds) > LONG_SECONDS
+    logger.log(logging.WARNING if long else logging.INFO, "%s", generation.message(first_batch_seconds))
 
 
 class _Progress:
@@ -155,11 +122,12 @@ class _Progress:
         self.printed = now
         elapsed = now - self.started
         left = elapsed / self.done * (self.total - self.done)
-        print(f"dynbench: {self.done} of {self.total} answers generated in {_clock(elapsed)}, "
-              f"about {_clock(left)} left", file=sys.stderr, flush=True)
+        print(f"dynbench: {self.done} of {self.total} answers generated in {clock(elapsed)}, "
+              f"about {clock(left)} left", file=sys.stderr, flush=True)
 
 
 _progress: list[_Progress] = []
+_pending_estimate: list[Plan] = []  # the generation in progress, until its first batch has said what it costs
 
 
 def watch_generation(module) -> None:
@@ -169,7 +137,8 @@ def watch_generation(module) -> None:
     @functools.wraps(generate_until)
     def watched_generate_until(self, requests, *args, **kwargs):
         try:
-            announce(self, requests)
+            generation = plan(self, requests) if getattr(self, "backend", "causal") == "causal" else None
+            _pending_estimate[:] = [generation] if generation is not None and generation.batches > 1 else []
         except Exception as error:  # noqa: BLE001 - an estimate must never stop the run
             logger.debug("no cost estimate: %s", error)
         if _state["lines"] and getattr(self, "rank", 0) == 0:
@@ -178,10 +147,16 @@ def watch_generation(module) -> None:
             return generate_until(self, requests, *args, **kwargs)
         finally:
             _progress.clear()
+            _pending_estimate.clear()
 
     @functools.wraps(model_generate)
     def counted_model_generate(self, context, *args, **kwargs):
+        started = time.perf_counter()
         generated = model_generate(self, context, *args, **kwargs)
+        if _pending_estimate:
+            generation = _pending_estimate.pop()
+            generation.batch = len(context) or generation.batch  # what the backend made of --batch_size (auto)
+            say(generation, time.perf_counter() - started)
         if _progress:
             _progress[0].add(len(context))
         return generated

@@ -3,10 +3,12 @@ dynbench correct a few things in lm-eval as it loads.
 
 lm-eval 0.4.13 finds tasks only in its own folder and in ``--include_path``. Packages declare their
 task folders in the ``lm_eval.tasks`` entry-point group (upstream's proposed mechanism). The file
-``dynbench-lm-eval-tasks.pth``, installed at the top of site-packages, calls :func:`install` at
-interpreter start-up; that only registers an import hook, so nothing else is imported until one of
-the lm-eval modules in ``PATCHES`` is. Right after such a module has run, its patch is applied.
-``lm_eval.tasks.manager``'s is here: ``TaskManager`` is wrapped so that
+``dynbench-lm-eval-tasks.pth``, installed at the top of site-packages, puts a finder of a few lines
+first in ``sys.meta_path`` at interpreter start-up, which imports nothing: a Python program that
+never imports lm-eval pays nothing else. When ``lm_eval`` is first imported, that finder calls
+:func:`install`, which registers this module's import hook; right after one of the lm-eval modules
+in ``PATCHES`` has run, its patch is applied. ``lm_eval.tasks.manager``'s is here: ``TaskManager``
+is wrapped so that
 
 * every folder declared in the group is added to its include paths (unless the caller turned
   lm-eval's own tasks off with ``include_defaults=False``, or already passed the folder), and
@@ -18,24 +20,27 @@ the lm-eval modules in ``PATCHES`` is. Right after such a module has run, its pa
 
 The others live in :mod:`dynbench_tasks.lmeval.patches` (lm-eval's command line and output) and
 :mod:`dynbench_tasks.lmeval.cost` (the cost of generating on a CPU). Task discovery stands down when
-lm-eval reads entry points itself, and any failure inside a patch leaves lm-eval as it was. Only the
-standard library is imported here, so start-up stays fast.
+lm-eval reads entry points itself, and any failure inside a patch leaves lm-eval as it was. The
+patches are written against lm-eval's internals, so they are applied only to the lm-eval versions in
+``SUPPORTED_LM_EVAL`` (setup.cfg requires the same); with any other, lm-eval stays as it is and a run
+of a dynbench task stops with one line that names them (:func:`check_lm_eval_version`). At module
+level only the standard library is imported.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import importlib
-import importlib.abc
 import importlib.util
-import inspect
 import logging
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 ENTRY_POINT_GROUP = "lm_eval.tasks"
+# The lm-eval versions whose internals the patches are written for (a pip specifier; setup.cfg's too).
+SUPPORTED_LM_EVAL = ">=0.4.13,<0.4.14"
+CLI_MODULE = "lm_eval._cli.run"  # patched whatever the version: it says in one line when it is unsupported
 ALL_BENCHMARKS_GROUP = "dynbench"  # the group over every benchmark, task_configs/dynbench.yaml
 logger = logging.getLogger("lm_eval.dynbench")
 _model_arguments: list[frozenset[str]] = [frozenset()]
@@ -91,6 +96,8 @@ def _as_list(include_path) -> list:
 
 
 def _wrap_init(original):
+    import inspect
+
     signature = inspect.signature(original)
 
     @functools.wraps(original)
@@ -124,6 +131,8 @@ def _wrap_match_tasks(original):
             if not matched:  # lm-eval will say "Tasks not found"; dynbench eval adds the nearest names
                 for name in task_list:
                     if isinstance(name, str):
+                        import difflib
+
                         _nearest_tasks[name] = difflib.get_close_matches(name, self.all_tasks, n=3)
         except DynbenchError:
             raise
@@ -149,6 +158,8 @@ def _wrap_load(original):
 
 
 def patch_task_manager(module) -> None:
+    import inspect
+
     if "entry_points" in inspect.getsource(module):
         return  # lm-eval discovers plugins itself
     manager = module.TaskManager
@@ -164,15 +175,44 @@ PATCHES = {
     "lm_eval._cli.utils": "dynbench_tasks.lmeval.patches:one_line_json_errors",
     "lm_eval._cli.run": "dynbench_tasks.lmeval.patches:checked_command_line",
     "lm_eval.config.evaluate_config": "dynbench_tasks.lmeval.patches:noted_command_line_model_arguments",
-    "lm_eval.evaluator": "dynbench_tasks.lmeval.patches:noted_model_arguments",
+    "lm_eval.evaluator": "dynbench_tasks.lmeval.patches:checked_simple_evaluate",
     "lm_eval.loggers.utils": "dynbench_tasks.lmeval.patches:quiet_git",
     "lm_eval.loggers.evaluation_tracker": "dynbench_tasks.lmeval.patches:readable_demo_model_name",
     "lm_eval.models.huggingface": "dynbench_tasks.lmeval.cost:watch_generation",
 }
 
 
+@functools.cache
+def lm_eval_version_problem() -> str | None:
+    """Why the installed lm-eval cannot run dynbench's tasks, if it cannot (its version is not supported)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from packaging.specifiers import SpecifierSet
+
+    try:
+        installed = version("lm_eval")
+    except PackageNotFoundError:
+        return None  # lm-eval run from a source folder: its version cannot be told, so it is trusted
+    if SpecifierSet(SUPPORTED_LM_EVAL).contains(installed, prereleases=True):
+        return None
+    return (f"dynbench supports lm-eval {SUPPORTED_LM_EVAL} (it patches lm-eval's internals), but lm-eval "
+            f"{installed} is installed: pip install 'lm-eval{SUPPORTED_LM_EVAL}'")
+
+
+def check_lm_eval_version() -> None:
+    """Stop (with a DynbenchError) if the installed lm-eval is one dynbench does not support."""
+    problem = lm_eval_version_problem()
+    if problem:
+        from mutators.errors import DynbenchError
+
+        raise DynbenchError(problem)
+
+
 def _patch_safely(module) -> None:
     if getattr(module, "_dynbench_patched", False):
+        return
+    if module.__name__ != CLI_MODULE and lm_eval_version_problem():
+        logger.debug("dynbench patch of %s skipped: %s", module.__name__, lm_eval_version_problem())
         return
     try:
         where, name = PATCHES[module.__name__].split(":")
@@ -182,8 +222,9 @@ def _patch_safely(module) -> None:
         logger.debug("dynbench patch of %s skipped: %s", module.__name__, error)
 
 
-class _LmEvalImportHook(importlib.abc.MetaPathFinder):
-    """Applies a module's patch right after the module is first executed."""
+class _LmEvalImportHook:
+    """Applies a module's patch right after the module is first executed (a meta path finder; the
+    abstract base class is left out, as importing it costs more than all of this module)."""
 
     def __init__(self, pending: set[str]) -> None:
         self.pending = pending

@@ -17,13 +17,14 @@ import datasets
 
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import SettingsError
+from dynbench_tasks.lmeval.build_progress import BuildProgress
 from dynbench_tasks.lmeval.counts import NEW_ANSWER, NOT_JUDGEABLE, SCORED, STATIC_STATUS, UNVERIFIED
 from dynbench_tasks.lmeval.runtime import shared_sandbox
 from dynbench_tasks.lmeval.settings import TaskSettings, check_ids
 from dynbench_tasks.mutation import mutate_programs
 from mutators import ENGINE_VERSION, MUTATED, STATUSES
 from mutators.chain import parse_chain
-from mutators.engine import MutationResult
+from mutators.engine import MutationResult, mutate
 
 logger = logging.getLogger("lm_eval.dynbench")
 _prepared: dict[tuple[str, str], tuple[datasets.Dataset, dict]] = {}
@@ -60,8 +61,10 @@ def _mutated(programs: list, settings: TaskSettings, label: str, source: str) ->
         chains = [parse_chain(s.chain, dict(s.options)) for s in together.values()]
         if len(together) > 1:
             label = f"{label} and {len(together) - 1} more"
-        per_chain = mutate_programs(programs, chains, settings.seed, label=label, verify=settings.verify,
-                                    sandbox=shared_sandbox)
+        with BuildProgress(label, len(programs) * len(chains)) as progress:
+            per_chain = mutate_programs(programs, chains, settings.seed, label=label, verify=settings.verify,
+                                        sandbox=progress.sandboxes(shared_sandbox),
+                                        mutate_one=progress.rewriting(mutate))
         _built.update(zip(together, per_chain, strict=True))
     return _built[fingerprint]
 

@@ -3,9 +3,11 @@
 lm-eval's behaviour apart from the point it names, and a patch that fails leaves lm-eval as it was.
 
 * A ``--metadata`` or ``--model_args`` that is not JSON is one line, not a traceback.
-* The command line checks task names, dynbench settings and tools before lm-eval indexes its tasks
-  or loads anything heavy (:func:`~dynbench_tasks.lmeval.preflight.check_command_line`), and ends
-  on a dynbench error (a setting, missing data or tools) with that one line.
+* The command line checks the lm-eval version, task names, ``--confirm_run_unsafe_code``, dynbench
+  settings and tools before lm-eval indexes its tasks or loads anything heavy
+  (:func:`~dynbench_tasks.lmeval.preflight.check_command_line`), and ends on a dynbench error (a
+  setting, missing data or tools) with that one line. ``simple_evaluate`` checks the confirmation
+  before it builds any document, too.
 * lm-eval merges ``--model_args`` into every task's metadata; their names are noted, so the strict
   settings check can tell a model argument from a misspelt setting.
 * git's ``fatal: not a git repository`` (lm-eval asks git for a commit hash) stays off the terminal.
@@ -57,11 +59,11 @@ def checked_command_line(module) -> None:
     @functools.wraps(original)
     def _execute(args):
         try:
-            tasks, metadata, include_path = _requested(args)
+            tasks, metadata, include_path, confirmed = _requested(args)
             if tasks:
                 from dynbench_tasks.lmeval.preflight import check_command_line
 
-                check_command_line(tasks, metadata, [include_path] if include_path else [])
+                check_command_line(tasks, metadata, [include_path] if include_path else [], confirmed)
             original(args)
         except DynbenchError as error:
             print(f"{program()}: error: {error}", file=sys.stderr)
@@ -70,10 +72,11 @@ def checked_command_line(module) -> None:
     module.Run._execute = staticmethod(_execute)
 
 
-def _requested(args) -> tuple[list[str], dict, str | None]:
-    """The tasks, ``--metadata`` and include path the command line asks for, as lm-eval will read
-    them: a ``--config`` file's, overridden by the command line's."""
-    given = {key: getattr(args, key, None) for key in ("tasks", "metadata", "include_path")}
+def _requested(args) -> tuple[list[str], dict, str | None, bool]:
+    """The tasks, ``--metadata``, include path and ``--confirm_run_unsafe_code`` the command line asks
+    for, as lm-eval will read them: a ``--config`` file's, overridden by the command line's."""
+    given = {key: getattr(args, key, None)
+             for key in ("tasks", "metadata", "include_path", "confirm_run_unsafe_code")}
     if getattr(args, "config", None):
         import yaml
 
@@ -83,7 +86,8 @@ def _requested(args) -> tuple[list[str], dict, str | None]:
     tasks = given["tasks"] or []
     tasks = tasks.split(",") if isinstance(tasks, str) else [t for task in tasks for t in str(task).split(",")]
     metadata = given["metadata"] if isinstance(given["metadata"], dict) else {}
-    return [task.strip() for task in tasks if task.strip()], metadata, given["include_path"]
+    return ([task.strip() for task in tasks if task.strip()], metadata, given["include_path"],
+            bool(given["confirm_run_unsafe_code"]))
 
 
 def _as_dict(model_args) -> dict:
@@ -107,7 +111,7 @@ def noted_command_line_model_arguments(module) -> None:
     config._process_arguments = _process_arguments
 
 
-def noted_model_arguments(module) -> None:
+def checked_simple_evaluate(module) -> None:
     import inspect
 
     original = module.simple_evaluate
@@ -115,7 +119,12 @@ def noted_model_arguments(module) -> None:
 
     @functools.wraps(original)
     def simple_evaluate(*args, **kwargs):
+        from dynbench_tasks.lmeval.preflight import check_unsafe_code_confirmed
+
         bound = signature.bind_partial(*args, **kwargs)
+        tasks = bound.arguments.get("tasks") or []
+        check_unsafe_code_confirmed(tasks if isinstance(tasks, list) else [tasks],
+                                    bool(bound.arguments.get("confirm_run_unsafe_code")))
         note_model_arguments(_as_dict(bound.arguments.get("model_args")))
         try:
             return original(*args, **kwargs)

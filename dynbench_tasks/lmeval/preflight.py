@@ -1,8 +1,10 @@
 """Checks that stop a run with a clear error before it costs anything.
 
 * :func:`check_command_line`, when lm-eval's command line has read its arguments and before lm-eval
-  indexes its tasks or loads anything heavy: the task names, every ``--metadata`` setting of every
-  selected dynbench task, and the JDK the translation tasks need. Seconds, not minutes.
+  indexes its tasks or loads anything heavy: the lm-eval version, the task names, the confirmation
+  that answers may run (``--confirm_run_unsafe_code``, which lm-eval itself asks for only after every
+  document is built), every ``--metadata`` setting of every selected dynbench task, and the JDK the
+  translation tasks need. Seconds, not minutes.
 * :func:`check_selected`, when lm-eval selects tasks and before any model is loaded (also for
   Python callers that skip the command line): the settings again, and whether the benchmark data can
   be read (a local folder, else the Hub).
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval.discovery import ALL_BENCHMARKS_GROUP, task_directory
+from dynbench_tasks.lmeval.discovery import ALL_BENCHMARKS_GROUP, check_lm_eval_version, task_directory
 from dynbench_tasks.lmeval.settings import TaskSettings, check_keys
 from dynbench_tasks.variants import STATIC
 
@@ -48,10 +50,22 @@ def check(benchmark: str, variant: str | None, metadata: dict[str, Any]) -> None
         check_ids(benchmark, settings.ids, records["id"])
 
 
-def check_command_line(tasks: list[str], metadata: dict[str, Any], include_paths: list[str]) -> None:
+def check_unsafe_code_confirmed(tasks: list, confirmed: bool) -> None:
+    """Stop if ``tasks`` select a dynbench task (all of which run the model's answers) unconfirmed."""
+    from dynbench_tasks.lmeval.task_names import selected_tasks
+
+    selected = selected_tasks([task for task in tasks if isinstance(task, str)])
+    if selected and not confirmed:
+        raise SettingsError(f"{selected[0].name} runs the model's answers (in a sandbox) to score them: add "
+                            "--confirm_run_unsafe_code (confirm_run_unsafe_code=True in Python) to allow it")
+
+
+def check_command_line(tasks: list[str], metadata: dict[str, Any], include_paths: list[str],
+                       confirmed_unsafe_code: bool) -> None:
     """The checks that need nothing but the command line: each task name is a task (or left to
-    lm-eval when it is not dynbench-like), and each selected dynbench task's settings parse, with
-    every ``--metadata`` key a setting, and its tools there."""
+    lm-eval when it is not dynbench-like), and, if dynbench tasks are selected, the lm-eval version
+    is supported, running answers is confirmed, and each task's settings parse, with every
+    ``--metadata`` key a setting, and its tools there."""
     from dynbench_tasks.lmeval.task_names import selected_tasks, unknown_task_message
 
     for name in tasks:
@@ -60,6 +74,8 @@ def check_command_line(tasks: list[str], metadata: dict[str, Any], include_paths
             raise SettingsError(problem)
     selected = selected_tasks(tasks)
     if selected:
+        check_lm_eval_version()
+        check_unsafe_code_confirmed(tasks, confirmed_unsafe_code)
         check_keys(metadata)  # here --metadata is still apart from --model_args
     for entry in selected:
         _settings(entry.benchmark, entry.variant, metadata)

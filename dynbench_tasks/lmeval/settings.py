@@ -1,8 +1,10 @@
 """What a dynamic task reads from its metadata: YAML defaults merged with ``--metadata``.
 
-Every key is checked: a key that is neither a setting, nor one the task's YAML or lm-eval puts
-there, nor a model argument (lm-eval merges ``--model_args`` into the metadata) is an error naming
-the nearest setting, so a misspelt ``seeed`` never runs seed 0 in silence. Importing this module is
+Every key is checked. A key that is neither a setting, nor one the task's YAML or lm-eval puts there,
+nor a model argument (lm-eval merges ``--model_args`` into the metadata) is an error when it is a
+near miss of a setting (``seeed``, ``datadir``), so a misspelt seed never runs seed 0 in silence; any
+other key is a warning that names it, since ``--metadata`` goes to every task of a run and other
+tasks read keys of their own (``max_seq_lengths``). Importing this module is
 cheap (the mutation engine loads when a chain is parsed), so a command line can check settings
 before lm-eval and the model load."""
 
@@ -29,26 +31,36 @@ SCOPES = ("mutated", "all")
 logger = logging.getLogger("lm_eval.dynbench")
 LOCAL, HUB = "local", "hub"  # data_source: a data folder or the bundled copy; the Hugging Face Hub
 DATA_SOURCES = (LOCAL, HUB)
-# What --metadata may set (the README's settings table).
+# What --metadata may set (the settings table of docs/evaluating.md).
 SETTINGS = ("seed", "chain", "options", "scope", "prompt", "data_dir", "data_source", "verify", "timeout", "ids",
             "repeats", "temperature")
 # What else a task's metadata holds: its YAML's keys, and the file lm-eval read it from.
 TASK_KEYS = ("version", "benchmark", "variant", "config_source")
+NEAR_MISS = 0.75  # difflib's likeness from which an unknown key is taken for a misspelt setting
+_warned_keys: set = set()
 
 
 def check_keys(metadata: Mapping[str, Any], model_arguments: frozenset[str] = frozenset()) -> None:
-    """Every key of ``metadata`` must be a setting, a key of the task itself or a model argument."""
+    """A key of ``metadata`` that is not a setting, a key of the task itself or a model argument is
+    an error if it is a near miss of a setting, else a warning (once a process) that names it."""
     for key in metadata:
         if key not in SETTINGS and key not in TASK_KEYS and key not in model_arguments:
-            raise SettingsError(unknown_setting(str(key)))
+            nearest = nearest_setting(str(key))
+            if nearest:
+                raise SettingsError(f"unknown setting {key!r} in --metadata: did you mean {nearest!r}? "
+                                    f"dynbench tasks take {', '.join(SETTINGS)}")
+            if key not in _warned_keys:
+                _warned_keys.add(key)
+                logger.warning("--metadata %r is not a dynbench setting: dynbench tasks ignore it (they take %s)",
+                               key, ", ".join(SETTINGS))
 
 
-def unknown_setting(key: str) -> str:
+def nearest_setting(key: str) -> str | None:
+    """The setting ``key`` is a near miss of (a misspelling), if any."""
     import difflib
 
-    close = difflib.get_close_matches(key, SETTINGS, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]!r}? " if close else ""
-    return f"unknown setting {key!r} in --metadata: {hint}dynbench tasks take {', '.join(SETTINGS)}"
+    close = difflib.get_close_matches(key, SETTINGS, n=1, cutoff=NEAR_MISS)
+    return close[0] if close else None
 
 
 def fresh_seed() -> int:

@@ -18,6 +18,7 @@ from lm_eval.api.task import ConfigurableTask
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.benchmarks.execution import sanitized
 from dynbench_tasks.judge.jdk import find_jdk
+from dynbench_tasks.lmeval.discovery import check_lm_eval_version
 from dynbench_tasks.lmeval.documents import expect, prepare_documents
 from dynbench_tasks.lmeval.settings import TaskSettings
 from dynbench_tasks.lmeval.sources import load_raw
@@ -26,6 +27,9 @@ from mutators import ENGINE_VERSION
 from mutators.execution.isolation import isolation
 
 logger = logging.getLogger("lm_eval.dynbench")
+SAMPLING_KEYS = ("top_p", "top_k", "min_p", "typical_p")  # generation keys that only sampling reads
+PREDICT_ONLY_METRIC = "bypass"  # what lm-eval's --predict_only puts in place of every metric
+UNFILTERED = "none"  # lm-eval's name for answers kept as they came
 
 
 def provenance(settings: TaskSettings, repeats, temperature) -> dict[str, Any]:
@@ -46,8 +50,21 @@ def provenance(settings: TaskSettings, repeats, temperature) -> dict[str, Any]:
             "judging_rules": JUDGING_RULES}
 
 
+def settled_sampling(generation: dict[str, Any]) -> dict[str, Any]:
+    """``generation`` as it decodes: at temperature 0 greedily (``do_sample`` off: transformers refuses
+    to sample at temperature 0), and when greedy without the sampling keys (``top_p``, …), which
+    transformers warns about on every batch."""
+    settled = dict(generation)
+    if str(settled.get("temperature")) in ("0", "0.0"):
+        settled["do_sample"] = False
+    if settled.get("do_sample") is False:
+        settled = {key: value for key, value in settled.items() if key not in SAMPLING_KEYS}
+    return settled
+
+
 class DynamicTask(ConfigurableTask):
     def __init__(self, config: dict[str, Any]) -> None:
+        check_lm_eval_version()
         config = {key: value for key, value in config.items() if key != "class"}
         metadata = dict(config.get("metadata") or {})
         self.settings = TaskSettings.from_metadata(metadata)
@@ -62,7 +79,10 @@ class DynamicTask(ConfigurableTask):
             generation["do_sample"] = self.settings.temperature > 0
         if self.settings.repeats is not None:
             config["repeats"] = self.settings.repeats
-        config.update(prompt, generation_kwargs=generation, process_results=process_results)
+        # The YAML's few-shot delimiters hold for a prompt that brings its own few-shot settings too.
+        fewshot = {**(config.get("fewshot_config") or {}), **(prompt.pop("fewshot_config", None) or {})}
+        config.update(prompt, fewshot_config=fewshot, generation_kwargs=settled_sampling(generation),
+                      process_results=process_results)
         config["process_docs"] = self._prepare
         metadata["dynbench"] = provenance(self.settings, config.get("repeats"), generation.get("temperature"))
         config["metadata"] = metadata
@@ -95,10 +115,20 @@ class DynamicTask(ConfigurableTask):
             digest.update(json.dumps(entry, sort_keys=True, ensure_ascii=False).encode("utf-8") + b"\n")
         return digest.hexdigest()
 
+    def set_config(self, key: str, value: Any, update: bool = False) -> None:
+        super().set_config(key, value, update)
+        if key == "generation_kwargs":  # --gen_kwargs temperature=0 arrives here, after the task is made
+            self.config.generation_kwargs = settled_sampling(self.config.generation_kwargs)
+
     def apply_filters(self):
         # A reply with a lone surrogate would stop lm-eval from writing its logs: replace it first.
         for instance in self._instances:
             instance.resps = [sanitized(r) if isinstance(r, str) else r for r in instance.resps]
+        if PREDICT_ONLY_METRIC in self._metric_fn_list:
+            # --predict_only: the answers are only recorded; scoring would run every one of them.
+            for instance in self._instances:
+                instance.filtered_resps = {UNFILTERED: list(instance.resps)}
+            return self._instances
         return super().apply_filters()
 
     def build_all_requests(self, *, cache_requests: bool = False, rewrite_requests_cache: bool = False, **kwargs):

@@ -3,9 +3,9 @@ package dynbench;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -13,7 +13,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,23 +25,39 @@ import java.util.Map;
 
 /**
  * Runs one judged program, in a JVM of its own, on each of its tests: a fresh class loader per
- * test, its own stdin and stdout, {@code System.exit} redirected (source rewrite) so it ends the
- * test, not the JVM. Nothing is judged here: the caller compares each test's output and recorded
- * values outside this JVM, which never holds expected outputs or reference code.
+ * test, its own stdin and stdout. Nothing is judged here: the caller compares each test's output and
+ * recorded values outside this JVM, which never holds expected outputs or reference code.
  *
- * <p>Request: main class, class count and (binary name, bytes) pairs, time limit in ms per test,
- * output cap in bytes, test count and stdin bytes per test. Reply, one test at a time as each ends:
- * outcome (0 returned, 1 threw, 2 exit, 3 timeout), exit status, exception class, stdout bytes,
- * elapsed ms, record count and the recorded values. After a timeout the JVM stops: the program's
- * threads cannot be trusted to leave the next test alone.
+ * <p>A program may end the JVM itself (System.exit or Runtime.halt by any route the source rewrite
+ * does not see): the caller then takes the test's exit status from the process, and what it printed
+ * from the flight recorder, a shared memory file this JVM writes every byte of the test's stdout
+ * into as it is printed. What the runner keeps of a test is out of the program's reach: the program
+ * runs in an unnamed module, and this module's package is never opened to it.
+ *
+ * <p>Request: flight recorder path ("" for none), main class, class count and (binary name, bytes)
+ * pairs, time limit in ms per test, output cap in bytes, test count and stdin bytes per test. Reply,
+ * one test at a time as each ends: outcome (0 returned, 1 threw, 2 exit, 3 timeout), exit status,
+ * exception class, stdout bytes, elapsed ms, record count and the recorded values, and whether the
+ * JVM stops after this test. It stops after a timeout, and after a test that leaves threads running
+ * (they cannot be trusted to leave the next test alone): the caller runs the remaining tests in a
+ * fresh JVM.
  */
 public final class Runner {
     static final int RETURNED = 0, THREW = 1, EXITED = 2, TIMED_OUT = 3;
     static final long STACK_BYTES = 256L << 20;
 
+    private Runner() {}
+
     public static void main(String[] args) throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
         DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out)));
+        String recorderPath;
+        try {
+            recorderPath = Wire.readString(in);
+        } catch (EOFException noRequest) {  // how the judge checks that a runner starts at all
+            Runtime.getRuntime().halt(0);
+            return;
+        }
         String mainClass = Wire.readString(in);
         Map<String, byte[]> classes = new HashMap<>();
         int classCount = in.readInt();
@@ -50,9 +70,10 @@ public final class Runner {
         for (int i = 0; i < testCount; i++) {
             tests.add(Wire.readBytes(in));
         }
+        Recorder stdout = new Recorder(recorderBuffer(recorderPath, outputCap), outputCap);
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         for (byte[] input : tests) {
-            Result result = runOne(mainClass, classes, input, timeLimitMs, outputCap);
+            Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
             out.writeInt(result.outcome);
             out.writeInt(result.exitStatus);
             Wire.writeString(out, result.exception);
@@ -62,13 +83,28 @@ public final class Runner {
             for (String value : result.records) {
                 Wire.writeString(out, value);
             }
+            boolean stops = result.outcome == TIMED_OUT || result.threadsLeft;
+            out.writeBoolean(stops);
             out.flush();
-            if (result.outcome == TIMED_OUT) {
+            if (stops) {
                 break;
             }
         }
         out.flush();
         Runtime.getRuntime().halt(0);
+    }
+
+    /** The flight recorder mapped into memory, or a buffer of this JVM's own where there is none. */
+    static ByteBuffer recorderBuffer(String path, int cap) {
+        if (!path.isEmpty()) {
+            try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.READ,
+                                                        StandardOpenOption.WRITE)) {
+                return channel.map(FileChannel.MapMode.READ_WRITE, 0, 4L + cap);
+            } catch (IOException | RuntimeException unavailable) {
+                // then an exit the rewrite does not see loses the test's output, as before
+            }
+        }
+        return ByteBuffer.allocate(4 + cap);
     }
 
     static final class Result {
@@ -77,40 +113,128 @@ public final class Runner {
         byte[] stdout = new byte[0];
         int millis;
         List<String> records = new ArrayList<>();
+        boolean threadsLeft;
+    }
+
+    /** A test's stdout: its length, then its first {@code cap} bytes; frozen once the test has ended. */
+    static final class Recorder extends OutputStream {
+        private final ByteBuffer buffer;
+        private final int cap;
+        private boolean frozen;
+
+        Recorder(ByteBuffer buffer, int cap) {
+            this.buffer = buffer;
+            this.cap = cap;
+        }
+
+        synchronized void reset() {
+            buffer.putInt(0, 0);
+            frozen = false;
+        }
+
+        synchronized void freeze() {
+            frozen = true;
+        }
+
+        synchronized byte[] bytes() {
+            byte[] kept = new byte[buffer.getInt(0)];
+            buffer.duplicate().position(4).get(kept);
+            return kept;
+        }
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            int size = buffer.getInt(0);
+            int kept = frozen ? 0 : Math.max(0, Math.min(len, cap - size));
+            if (kept > 0) {
+                buffer.duplicate().position(4 + size).put(b, off, kept);
+                buffer.putInt(0, size + kept);  // after the bytes: a JVM that ends between the two loses them
+            }
+        }
     }
 
     /** The threads of one test; the first thing that ends it (exit or uncaught throwable) is its outcome. */
     static final class ProgramThreads extends ThreadGroup {
-        final Result result;
-        volatile boolean ended;
+        private final Result result;
+        private final Recorder stdout;
+        private volatile boolean ended;
 
-        ProgramThreads(Result result) {
+        ProgramThreads(Result result, Recorder stdout) {
             super("judged-program");
             this.result = result;
+            this.stdout = stdout;
         }
 
         @Override
         public void uncaughtException(Thread thread, Throwable thrown) {
-            end(thrown);
+            threw(thrown);
         }
 
-        synchronized void end(Throwable thrown) {
+        void threw(Throwable thrown) {
+            Throwable cause = thrown;
+            while ((cause instanceof InvocationTargetException || cause instanceof ExceptionInInitializerError)
+                   && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            end(THREW, 0, cause.getClass().getName());
+        }
+
+        /** Like System.exit: the test ends here, and nothing its threads print afterwards counts. */
+        synchronized void end(int outcome, int exitStatus, String exception) {
             if (!ended) {
                 ended = true;
-                record(result, thrown);
+                stdout.freeze();
+                result.outcome = outcome;
+                result.exitStatus = exitStatus;
+                result.exception = exception;
             }
         }
 
-        Thread firstAlive() {
-            Thread[] threads = new Thread[activeCount() + 16];
-            int count = enumerate(threads, true);
-            for (int i = 0; i < count; i++) {
-                if (threads[i].isAlive()) {
-                    return threads[i];
+        /** A thread that keeps the test going: its main thread, else any non-daemon thread (as a JVM waits for). */
+        Thread firstRunning(Thread main) {
+            if (main.isAlive()) {
+                return main;
+            }
+            for (Thread thread : threads()) {
+                if (thread.isAlive() && !thread.isDaemon()) {
+                    return thread;
                 }
             }
             return null;
         }
+
+        boolean anyAlive() {
+            for (Thread thread : threads()) {
+                if (thread.isAlive()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private Thread[] threads() {
+            Thread[] threads = new Thread[activeCount() + 16];
+            int count = enumerate(threads, true);
+            Thread[] alive = new Thread[count];
+            System.arraycopy(threads, 0, alive, 0, count);
+            return alive;
+        }
+    }
+
+    /** {@link Exit#exit}: ends the test of the calling thread; from no test's thread, the JVM, as Java would. */
+    static void exitTest(int status) {
+        for (ThreadGroup group = Thread.currentThread().getThreadGroup(); group != null; group = group.getParent()) {
+            if (group instanceof ProgramThreads) {
+                ((ProgramThreads) group).end(EXITED, status, "");
+                return;
+            }
+        }
+        Runtime.getRuntime().halt(status);
     }
 
     static final class JobLoader extends ClassLoader {
@@ -131,36 +255,16 @@ public final class Runner {
         }
     }
 
-    /** Keeps the first {@code cap} bytes and drops the rest. */
-    static final class CappedStream extends OutputStream {
-        final ByteArrayOutputStream kept = new ByteArrayOutputStream();
-        final int cap;
-
-        CappedStream(int cap) {
-            this.cap = cap;
-        }
-
-        @Override
-        public synchronized void write(int b) {
-            if (kept.size() < cap) {
-                kept.write(b);
-            }
-        }
-
-        @Override
-        public synchronized void write(byte[] b, int off, int len) {
-            kept.write(b, off, Math.max(0, Math.min(len, cap - kept.size())));
-        }
-    }
-
-    static Result runOne(String mainClass, Map<String, byte[]> classes, byte[] input, int timeLimitMs, int cap) {
+    static Result runOne(String mainClass, Map<String, byte[]> classes, byte[] input, int timeLimitMs,
+                         Recorder stdout) {
         Result result = new Result();
-        CappedStream stdout = new CappedStream(cap);
-        PrintStream printer = new PrintStream(stdout, false, StandardCharsets.UTF_8);
+        stdout.reset();
         System.setIn(new ByteArrayInputStream(input));
-        System.setOut(printer);
+        // Straight into the recorder, nothing buffered on the way: what a program printed counts when it
+        // halts. A stream of its own per test: a program may close it.
+        System.setOut(new PrintStream(stdout, false, StandardCharsets.UTF_8));
         Record.drain();
-        ProgramThreads program = new ProgramThreads(result);
+        ProgramThreads program = new ProgramThreads(result, stdout);
         // An anonymous class, not a lambda: a lambda's bootstrap costs every fresh JVM milliseconds.
         Thread runner = new Thread(program, new Runnable() {
             @Override
@@ -171,47 +275,32 @@ public final class Runner {
                     entry.setAccessible(true);  // like the java launcher, run main of a non-public class too
                     entry.invoke(null, (Object) new String[0]);
                 } catch (Throwable thrown) {
-                    program.end(thrown);
+                    program.threw(thrown);
                 }
             }
         }, "judged-main", STACK_BYTES);
-        runner.setDaemon(true);
         long start = System.nanoTime();
         long deadline = start + timeLimitMs * 1_000_000L;
         runner.start();
-        // Like the JVM before it exits, wait for every thread the program started, unless it exited.
-        Thread alive = runner;
-        while (alive != null && !program.ended && System.nanoTime() < deadline) {
+        // Like the JVM before it exits, wait for the program's main thread and every non-daemon thread it
+        // started, unless it exited.
+        Thread running = runner;
+        while (running != null && !program.ended && System.nanoTime() < deadline) {
             try {
-                alive.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                running.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
                 break;
             }
-            alive = program.firstAlive();
+            running = program.firstRunning(runner);
         }
-        if (program.firstAlive() != null && !program.ended) {
-            result.outcome = TIMED_OUT;
+        if (!program.ended) {
+            program.end(program.firstRunning(runner) != null ? TIMED_OUT : RETURNED, 0, "");
         }
-        printer.flush();
-        result.stdout = stdout.kept.toByteArray();
+        result.stdout = stdout.bytes();
         result.records = Record.drain();
         result.millis = (int) ((System.nanoTime() - start) / 1_000_000);
+        result.threadsLeft = program.anyAlive();
         return result;
-    }
-
-    static void record(Result result, Throwable thrown) {
-        Throwable cause = thrown;
-        while ((cause instanceof InvocationTargetException || cause instanceof ExceptionInInitializerError)
-               && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        if (cause instanceof Exit.ExitSignal) {
-            result.outcome = EXITED;
-            result.exitStatus = ((Exit.ExitSignal) cause).status;
-        } else {
-            result.outcome = THREW;
-            result.exception = cause.getClass().getName();
-        }
     }
 }

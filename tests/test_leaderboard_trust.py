@@ -1,0 +1,171 @@
+"""``dynbench leaderboard`` steered by the submitter (issues 30, 31): a model's identity is its whole
+name (and revision), the same model and seed twice is reported and resolved alike in any order, ties
+share a rank, a round fixes everything that decides documents and judging, and JSON nested past any
+stack costs one line. Each through the real command, beside a control."""
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_report import write_run
+from test_verify import _edit_results
+
+pytestmark = pytest.mark.slow
+
+LATER = "2026-11-30T11-00-00.000000"
+
+
+def leaderboard(*arguments: str) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "leaderboard", *arguments],
+                          capture_output=True, text=True)
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    return done
+
+
+def board(site: Path) -> list[dict]:
+    return json.loads((site / "leaderboard.json").read_text())
+
+
+def warnings_in(done: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in done.stderr.splitlines() if line.startswith("dynbench leaderboard: warning:")]
+
+
+def named(folder: Path, model_name: str, scores: list[int], model_args: str | None = None, **options) -> str:
+    write_run(folder, "placeholder", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": scores}, **options)
+    _edit_results(folder, lambda r: r.update(model_name=model_name, **(
+        {"config": {"model_args": model_args}} if model_args else {})))
+    return str(folder)
+
+
+def test_models_that_share_a_last_name_keep_their_own_rows(tmp_path):
+    folders = [named(tmp_path / "victim", "victimorg/victim-model", [1, 0, 0, 0]),
+               named(tmp_path / "evil", "evilorg/victim-model", [1, 1, 1, 1])]
+    done = leaderboard(*folders, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [(r["model"], r["rank"], r["headline"]) for r in board(tmp_path / "site")] == [
+        ("evilorg/victim-model", 1, 100.0), ("victimorg/victim-model", 2, 25.0)]
+
+
+def test_revisions_of_one_model_are_two_models(tmp_path):
+    folders = [named(tmp_path / "one", "org/m", [1, 0, 0, 0], "pretrained=org/m,revision=v1"),
+               named(tmp_path / "two", "org/m", [1, 1, 0, 0], "pretrained=org/m,revision=v2")]
+    done = leaderboard(*folders, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [(r["model"], r["rank"]) for r in board(tmp_path / "site")] == [("org/m@v2", 1), ("org/m@v1", 2)]
+
+
+def test_the_same_model_and_seed_twice_is_reported_and_resolved_in_any_order(tmp_path):
+    earlier = named(tmp_path / "earlier", "org/m", [1, 1, 1, 1])
+    later = named(tmp_path / "later", "org/m", [1, 0, 0, 0], stamp=LATER)
+    results = {}
+    for order in ((earlier, later), (later, earlier)):
+        done = leaderboard(*order, "--out", str(tmp_path / "site"))
+        assert done.returncode == 0, done.stderr[-2000:]
+        results[order] = [(r["model"], r["headline"], r["rank"]) for r in board(tmp_path / "site")]
+        warned = [line for line in warnings_in(done) if "left out" in line]
+        assert len(warned) == 2 and all("1 other results file(s) of the same model, task and seed, left out: "
+                                        f"{earlier}/results_" in line and f"the latest, {later}/" in line
+                                        for line in warned), warned
+    assert list(results.values()) == [[("org/m", 25.0, 1)]] * 2
+
+
+def test_tied_models_share_a_rank_in_every_file(tmp_path):
+    folders = [named(tmp_path / "a", "model-a", [1, 1, 0, 0]), named(tmp_path / "b", "model-b", [1, 1, 0, 0]),
+               named(tmp_path / "c", "model-c", [1, 0, 0, 0])]
+    done = leaderboard(*folders, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [(r["model"], r["rank"]) for r in board(tmp_path / "site")] == [("model-a", 1), ("model-b", 1),
+                                                                          ("model-c", 3)]
+    with (tmp_path / "site" / "leaderboard.csv").open(newline="") as handle:
+        assert [row["rank"] for row in csv.DictReader(handle)] == ["1", "1", "3"]
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert page.count("<tr><td data-sort='1.0'>1</td>") == 2 and "<td data-sort='3.0'>3</td>" in page
+    assert "| 1 | model-b |" in (tmp_path / "site" / "leaderboard.md").read_text()
+
+
+DEEP = "{\"a\": " * 200_000 + "1" + "}" * 200_000
+
+
+def test_json_nested_past_any_stack_is_one_line_per_file(tmp_path):
+    control = named(tmp_path / "control", "model-b", [1, 0, 0, 0])
+    deep_results = named(tmp_path / "deep", "model-d", [1, 1, 0, 0])
+    results = next(Path(deep_results).glob("results_*.json"))
+    results.write_text(results.read_text()[:-1] + f', "deep": {DEEP}}}')
+    done = leaderboard(control, deep_results, "--out", str(tmp_path / "site"))
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"dynbench leaderboard: error: {results}: not an lm-eval results file (nested deeper than 64 levels)"]
+
+    deep_sample = named(tmp_path / "sample", "model-s", [1, 1, 0, 0])
+    samples = next(Path(deep_sample).glob("samples_cruxeval_newinput_*.jsonl"))
+    samples.write_text(samples.read_text() + DEEP + "\n")
+    done = leaderboard(control, deep_sample, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert {r["model"]: r["headline"] for r in board(tmp_path / "site")} == {"model-b": 25.0, "model-s": 50.0}
+
+
+# ---------------------------------------------------------------------------------- rounds
+def scripted_run(out: Path, data: str) -> Path:
+    """A real lm_eval CLI run of orig and newinput, seed 3, dynbench's default settings otherwise, the
+    first 2 documents, against a scripted server."""
+    from scripted_server import ScriptedServer
+
+    with ScriptedServer(lambda prompt, sample: "[1, 2]") as server:
+        done = subprocess.run(
+            [sys.executable, "-m", "lm_eval", "--model", "local-completions", "--model_args",
+             f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,tokenized_requests=False",
+             "--tasks", "cruxeval_orig,cruxeval_newinput", "--limit", "2", "--confirm_run_unsafe_code",
+             "--log_samples", "--output_path", str(out), "--metadata", json.dumps({"data_dir": data, "seed": 3})],
+            capture_output=True, text=True, cwd=out)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def round_runs(tmp_path_factory, small_data) -> dict[str, str]:
+    """The real run, and copies of it whose provenance claims other settings than the round's."""
+    import shutil
+
+    honest = scripted_run(tmp_path_factory.mktemp("honest"), small_data)
+    changes = {
+        "ids": lambda p: p.update(ids=["sample_0", "sample_1"]),
+        "timeout": lambda p: p.update(timeout=30.0),
+        "rules": lambda p: p.pop("judging_rules", None),
+        "data": lambda p: p["data"].update(sha256="0" * 64),
+    }
+    folders = {"honest": str(honest)}
+    for name, change in changes.items():
+        copy = tmp_path_factory.mktemp(name)
+        shutil.copytree(honest, copy, dirs_exist_ok=True)
+        _edit_results(copy, lambda r, change=change: [change(c["metadata"]["dynbench"]) for c in r["configs"].values()])
+        folders[name] = str(copy)
+    max_tokens = tmp_path_factory.mktemp("tokens")
+    shutil.copytree(honest, max_tokens, dirs_exist_ok=True)
+    _edit_results(max_tokens, lambda r: [c["generation_kwargs"].update(max_gen_toks=4096) for c in r["configs"].values()])
+    folders["tokens"] = str(max_tokens)
+    return folders
+
+
+@pytest.mark.slow
+def test_a_round_ranks_only_runs_made_with_all_of_it(round_runs, small_data, tmp_path):
+    names = list(round_runs)
+    done = leaderboard(*round_runs.values(), "--names", ",".join(names), "--out", str(tmp_path / "site"), "--seed",
+                       "3", "--data-dir", small_data)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {r["model"]: r for r in board(tmp_path / "site")}
+    assert rows["honest"]["rank"] == 1 and rows["honest"]["verification"] == "partial"  # the control
+    expected = {"ids": "ids [\"sample_0\", \"sample_1\"] (the round's: [])", "timeout": "timeout 30.0 (the round's: 3.0)",
+                "rules": "judging rules 1 (the round's: 2)", "data": "data digest " + "0" * 21 + "... (the round's:",
+                "tokens": "generation settings max_gen_toks 4096 (the round's: 256)"}
+    for name, reason in expected.items():
+        assert rows[name]["rank"] is None and reason in rows[name]["not_ranked"], (name, rows[name]["not_ranked"])
+        assert "\n" not in rows[name]["not_ranked"]
+    # Outside a round every run is compared, and each one not made with dynbench's defaults is warned about.
+    done = leaderboard(*round_runs.values(), "--names", ",".join(names), "--out", str(tmp_path / "open"),
+                       "--data-dir", small_data)
+    warned = warnings_in(done)
+    assert done.returncode == 0 and len(warned) == 2 * 5, warned
+    assert sum(line.startswith("dynbench leaderboard: warning: ids, cruxeval_") and "ids [" in line
+               for line in warned) == 2, warned
