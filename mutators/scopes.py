@@ -30,6 +30,14 @@ RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUI
 # Builtins that read or write a scope's variables by their spelled names.
 _DYNAMIC_LOCALS = frozenset({"eval", "exec", "locals", "vars", "dir"})
 _DYNAMIC_GLOBALS = frozenset({"globals", "eval", "exec"})
+# What reaches a frame's or a code object's variable names (a caller's too, through ``f_back``): a
+# program that spells any of them, as a name, an attribute or a string, keeps every name it has.
+_FRAME_INTROSPECTION = frozenset({
+    "_getframe", "currentframe", "stack", "trace", "getouterframes", "getinnerframes", "f_locals", "f_back",
+    "f_code", "tb_frame", "gi_frame", "cr_frame", "ag_frame", "__code__", "co_varnames", "co_cellvars",
+    "co_freevars", "co_names", "signature", "getfullargspec", "getargs", "getargvalues", "getcallargs",
+    "__signature__", "__closure__",
+})
 
 
 def identifier(spelled: str) -> str:
@@ -495,9 +503,26 @@ def _enclosing_function_binding(scope: Scope | None, name: str, module: Scope) -
     return None
 
 
+def _introspects_frames(module: cst.Module) -> bool:
+    """Whether ``module`` spells a name of :data:`_FRAME_INTROSPECTION` (as a name, an attribute or a
+    string literal such as ``getattr``'s)."""
+    pending: list[cst.CSTNode] = [module]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Name) and identifier(node.value) in _FRAME_INTROSPECTION:
+            return True
+        if isinstance(node, cst.SimpleString) and node.raw_value.strip() in _FRAME_INTROSPECTION:
+            return True
+        pending.extend(iter_children(node))
+    return False
+
+
 def analyze(module: cst.Module) -> ScopeAnalysis:
     builder = _Builder()
     builder.walk(module)
+    if _introspects_frames(module):
+        for scope in builder.result.scopes:
+            scope.dynamic = True
     result = builder.result
     module_scope = result.module_scope
 

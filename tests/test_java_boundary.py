@@ -1,7 +1,8 @@
 """The Java boundary, through lm-eval on a scripted model: a program that ends its JVM, by a route the
 judge's source rewrite does not see (reflection, unicode escapes, method references), ends its test
 with its exit status and what it printed, and its later tests still run; an exit cannot be caught;
-and no judged program reaches what the runner keeps of a test (module ``dynbench`` is never opened)."""
+a program's shutdown hooks run as it ends, and what they print and a halt in them count; and no judged
+program reaches what the runner keeps of a test (module ``dynbench`` is never opened)."""
 
 import json
 from collections import defaultdict
@@ -43,6 +44,15 @@ AFTER_AN_EXIT = {
     adds("System.out.println(a + b); " + EXIT_BY_REFLECTION.format(0) + " System.out.println(0);"): "passed",
     adds("java.io.PrintWriter out = new java.io.PrintWriter(System.out); out.println(a + b); out.close();"): "passed",
 }
+SUM_ONCE_MORE = "a, b = map(int, input().split())\ntotal = a + b\nprint(total)\n"
+HOOK = "Runtime.getRuntime().addShutdownHook(new Thread(() -> {{ {}; }}));"
+SHUTDOWN_HOOKS = {  # each prints the right sum on both tests, with a shutdown hook that Java runs as it ends
+    adds(HOOK.format("Runtime.getRuntime().halt(7)") + " System.out.println(a + b); System.exit(0);"): "runtime_error",
+    adds(HOOK.format("Runtime.getRuntime().halt(7)") + " System.out.println(a + b);"): "runtime_error",
+    adds(HOOK.format('System.out.println("late")') + " System.out.println(a + b); System.exit(0);"): "wrong_output",
+    adds(HOOK.format("") + " System.out.println(a + b); System.exit(0);"): "passed",
+    adds(HOOK.format("System.out.flush()") + " System.out.println(a + b);"): "passed",
+}
 SEALED = 'print("sealed")\n'
 REACHES = """
         String reached = "";
@@ -61,6 +71,10 @@ REACHES = """
         try {
             java.lang.invoke.MethodHandles.privateLookupIn(dynbench.Record.class, java.lang.invoke.MethodHandles.lookup());
             reached += "a private lookup ";
+        } catch (Throwable sealed) { }
+        try {
+            Class.forName("java.lang.ApplicationShutdownHooks").getDeclaredField("hooks").setAccessible(true);
+            reached += "java.lang ";
         } catch (Throwable sealed) { }
         try {
             Class.forName("sun.misc.Unsafe");
@@ -82,9 +96,10 @@ def statuses(tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("java-boundary")
     records = [{"id": "s000000011", "python": SUM, "tests": SUM_TESTS},
                {"id": "s000000012", "python": SUM_AGAIN, "tests": SUM_TESTS},
-               {"id": "s000000013", "python": SEALED, "tests": [{"input": "", "output": "sealed\n"}]}]
+               {"id": "s000000013", "python": SEALED, "tests": [{"input": "", "output": "sealed\n"}]},
+               {"id": "s000000014", "python": SUM_ONCE_MORE, "tests": SUM_TESTS}]
     (folder / "codenet_py2java.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    replies = {SUM: list(EXITS), SUM_AGAIN: list(AFTER_AN_EXIT), SEALED: [*PROBES, *PROBES, *PROBES][:5]}
+    replies = {SUM: list(EXITS), SUM_AGAIN: list(AFTER_AN_EXIT), SUM_ONCE_MORE: list(SHUTDOWN_HOOKS), SEALED: [*PROBES, *PROBES, *PROBES][:5]}
 
     def answer(prompt: str, sample: int) -> str:
         code = next(code for code in replies if f"```python\n{code}\n```" in prompt)
@@ -116,3 +131,7 @@ def test_an_exit_cannot_be_caught_and_the_tests_after_it_still_run(statuses):
 
 def test_no_program_reaches_what_the_runner_keeps_of_its_test(statuses):
     assert {reply: statuses[reply] for reply in PROBES} == PROBES
+
+
+def test_a_shutdown_hook_runs_as_the_program_ends_and_its_halt_or_output_counts(statuses):
+    assert {reply: statuses[reply] for reply in SHUTDOWN_HOOKS} == SHUTDOWN_HOOKS

@@ -2,7 +2,7 @@
 rules before this round (judging rules 1) passed, judged through lm-eval on a scripted model.
 
 The problems are written here, in a data folder of their own: a CodeNet problem whose expected
-output is empty (as NewOutput leaves some), Avatar problems whose output is one number, and a
+output is empty (as NewOutput leaves some), one whose output replies pad with Unicode whitespace, Avatar problems whose output is one number, and a
 TransCoder problem whose harness compares floating-point values with its relative tolerance."""
 
 import json
@@ -35,8 +35,15 @@ SILENT_REPLIES = {
     stdin_java("System.out.flush();"): "passed",
     stdin_java("System.exit(0);"): "passed",
 }
+# CodeNet: trimmed of ASCII whitespace only, not of Unicode spaces, separators or control characters
+PADDED = "print(217)\n"
+PADDED_REPLIES = {prints("217\u3000\x1c"): "wrong_output", prints("\u2028217\x85"): "wrong_output",
+                  prints("\xa0217\x1f"): "wrong_output", prints(" 217\t\r"): "passed", prints("217"): "passed"}
 # Avatar: each program prints one number; the replies and their statuses
 NUMBERS = {
+    "print(-1)\n": ("-1", {prints("-\uff11"): "wrong_output", prints("-\u0661"): "wrong_output",
+                           prints("-\u0967.\u0966"): "wrong_output", prints("-1\u3000"): "wrong_output",
+                           prints("-1.0\f"): "passed"}),
     "print(17 / 5)\n": ("3.4", {prints("3"): "wrong_output", prints("3.4"): "passed", prints("3.40"): "passed",
                                 prints("34e-1"): "passed", prints("3.5"): "wrong_output"}),
     "print(22 / 7)\n": ("3.142857142857143", {prints("3.14"): "wrong_output", prints("3.1428571428571"): "wrong_output",
@@ -92,7 +99,8 @@ def judged(tmp_path_factory) -> dict:
     """Every task run once through lm-eval: {task: {reply: status}}, and the results."""
     folder = tmp_path_factory.mktemp("judging-rules")
     codenet = [{"id": "s000000001", "python": SILENT, "tests": [{"input": "5\n", "output": ""},
-                                                                {"input": "6\n", "output": "\n"}]}]
+                                                                {"input": "6\n", "output": "\n"}]},
+               {"id": "s000000002", "python": PADDED, "tests": [{"input": "", "output": "217\n"}]}]
     avatar = [{"id": f"number_{i}", "python": code, "java": "", "tests": [{"input": "", "output": output + "\n"}]}
               for i, (code, (output, _)) in enumerate(NUMBERS.items())]
     transcoder = [{"id": "HALF", "python": HALF_PYTHON, "java": "static double f_gold(double x) { return x / 2; }",
@@ -100,7 +108,7 @@ def judged(tmp_path_factory) -> dict:
     for name, records in (("codenet_py2java.jsonl", codenet), ("avatar_py2java.jsonl", avatar),
                           ("transcoder_py2java.jsonl", transcoder)):
         (folder / name).write_text("".join(json.dumps(r) + "\n" for r in records))
-    replies = {SILENT: list(SILENT_REPLIES), HALF_PYTHON: [f"```java\n{r}\n```" for r in HALF_REPLIES],
+    replies = {SILENT: list(SILENT_REPLIES), PADDED: list(PADDED_REPLIES), HALF_PYTHON: [f"```java\n{r}\n```" for r in HALF_REPLIES],
                **{code: list(cases) for code, (_, cases) in NUMBERS.items()}}
 
     def answer(prompt: str, sample: int) -> str:
@@ -126,7 +134,11 @@ def judged(tmp_path_factory) -> dict:
 
 
 def test_a_run_that_throws_or_exits_nonzero_fails_whatever_it_printed(judged):
-    assert judged["statuses"]["codenet_orig"] == SILENT_REPLIES
+    assert {reply: judged["statuses"]["codenet_orig"][reply] for reply in SILENT_REPLIES} == SILENT_REPLIES
+
+
+def test_output_is_trimmed_of_ascii_whitespace_only(judged):
+    assert {reply: judged["statuses"]["codenet_orig"][reply] for reply in PADDED_REPLIES} == PADDED_REPLIES
 
 
 @pytest.mark.parametrize("program", list(NUMBERS))
@@ -150,5 +162,6 @@ def test_avatar_numbers_read_only_as_decimals():
 
     assert judged_output("1.0E-5\n", "1e-05", numeric=True) and not judged_output("1.0E-5", "1e-05", numeric=False)
     for actual, expected in (("inf", "Infinity"), ("nan", "NaN"), ("0x10", "16"), ("1e" + "9" * 100, "1e" + "9" * 100 + "0"),
-                             ("1e999999999", "1"), ("1 2", "12"), ("--1", "1"), ("", "0")):
+                             ("1e999999999", "1"), ("1 2", "12"), ("--1", "1"), ("", "0"),
+                             ("\uff11\uff10", "10"), ("1e\u0661", "10"), ("\u0967", "1")):
         assert not judged_output(actual, expected, numeric=True), (actual, expected)

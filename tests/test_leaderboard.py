@@ -260,14 +260,14 @@ def test_screenshot_of_the_leaderboard_at_1280_pixels(browser, tmp_path):
         for line in lines:
             line["doc"]["python"] = line["doc"]["original_python"] = line["doc"]["code"]
         samples.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    from test_leaderboard_rounds import GREEDY_ROUND, in_round
+    from test_leaderboard_rounds import GREEDY_ROUND, all_verified, in_round
 
     from dynbench_tasks.analysis.leaderboard import Round
 
     for folder in ("a", "b", "c", "d", "t"):
         in_round(tmp_path / folder)
     runs = load_runs([str(tmp_path / d) for d in ("a", "b", "c", "d", "t")])
-    write_leaderboard(runs, {}, tmp_path / "site", game=Round(0, GREEDY_ROUND))
+    write_leaderboard(runs, all_verified(runs), tmp_path / "site", game=Round(0, GREEDY_ROUND))
     browser.set_window_size(1280, 900)
     browser.get((tmp_path / "site" / "index.html").as_uri())
     assert browser_errors(browser) == []

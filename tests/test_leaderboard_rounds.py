@@ -33,6 +33,13 @@ def in_round(folder: Path) -> None:
     path.write_text(json.dumps(results))
 
 
+def all_verified(runs) -> dict:
+    """``dynbench verify``'s verdicts accepting every run: a round ranks only verified runs."""
+    from dynbench_tasks.analysis.verify import VERIFIED, TaskVerdict
+
+    return {id(r): TaskVerdict(r.task, r.model, VERIFIED) for r in runs}
+
+
 def generated_with(folder: Path, **generation) -> None:
     """Record lm-eval's generation settings for every task of the run in ``folder``, as lm-eval does."""
     path = next(folder.glob("results_*.json"))
@@ -57,7 +64,8 @@ def round_runs(tmp_path) -> list[str]:
 def test_a_round_ranks_only_runs_made_with_its_seed(round_runs):
     pooled = {row.model: row for row in build_rows(load_runs(round_runs), {})}
     assert pooled["model-a"].headline == pytest.approx(62.5) and pooled["model-a"].rank == 1  # the control
-    rows = build_rows(load_runs(round_runs), {}, game=Round(0, GREEDY_ROUND))
+    runs = load_runs(round_runs)
+    rows = build_rows(runs, all_verified(runs), game=Round(0, GREEDY_ROUND))
     ranked = [(r.model, r.rank, r.headline) for r in rows if r.rank]
     assert ranked == [("model-b", 1, pytest.approx(50.0)), ("model-a", 2, pytest.approx(25.0))]
     [apart] = [r for r in rows if r.rank is None]
@@ -72,7 +80,8 @@ def test_a_round_ranks_only_runs_made_with_its_seed(round_runs):
 def test_a_round_nobody_ran_is_said_so(round_runs):
     rows = build_rows(load_runs(round_runs), {}, game=Round(9, GREEDY_ROUND))
     assert all(r.rank is None and "not this round's seed 9" in r.not_ranked for r in rows)
-    assert warnings(rows, 9) == ["no run was made with this round's seed 9 and settings: nothing is ranked"]
+    assert warnings(rows, 9) == ["no run was made and verified with this round's seed 9 and settings: nothing is "
+                                 "ranked"]
 
 
 def test_a_round_can_require_greedy_runs(round_runs, tmp_path):
@@ -82,7 +91,7 @@ def test_a_round_can_require_greedy_runs(round_runs, tmp_path):
     runs = load_runs([*round_runs, str(tmp_path / "c0")])
     plain = {r.model: r for r in build_rows(runs, {}) if r.rank}
     assert plain["model-c"].rank == 1 and not plain["model-c"].greedy and plain["model-a"].greedy  # the control
-    rows = build_rows(runs, {}, round_seed=0, require_greedy=True)
+    rows = build_rows(runs, all_verified(runs), round_seed=0, require_greedy=True)
     assert [(r.model, r.rank) for r in rows if r.rank] == [("model-b", 1), ("model-a", 2)]
     c = next(r for r in rows if r.model == "model-c")
     assert c.rank is None and "temperature 0.2 (the round's: 0.0)" in c.not_ranked
@@ -121,7 +130,8 @@ def test_a_forged_seed_that_is_not_a_number_joins_no_round(tmp_path):
     results = json.loads(path.read_text())
     results["configs"]["cruxeval_newinput"]["metadata"]["dynbench"]["seed"] = ["0"]
     path.write_text(json.dumps(results))
-    rows = build_rows(load_runs([str(tmp_path / "r")]), {}, game=Round(0, GREEDY_ROUND))
+    runs = load_runs([str(tmp_path / "r")])
+    rows = build_rows(runs, all_verified(runs), game=Round(0, GREEDY_ROUND))
     assert [(r.not_ranked, r.headline is None) for r in rows] == [
         ("made with no recorded seed, not this round's seed 0", False),
         ("no answer-changing variant its headline counts (newinput, fuvi, newoutput, fuvio), so no "
@@ -262,9 +272,30 @@ def test_real_runs_of_different_sizes_and_a_round(tmp_path, small_data):
     done = leaderboard(*runs, "--out", str(tmp_path / "round"), "--seed", "0", "--require-greedy", "--round-metadata",
                        '{"repeats": 1}', "--data-dir", small_data)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert warnings_in(done) == []
-    ranked, apart = json.loads((tmp_path / "round" / "leaderboard.json").read_text())
-    assert (ranked["rank"], ranked["seeds"], ranked["static"], ranked["headline"]) == (1, [0], 100.0, 0.0)
-    assert ranked["documents"] >= 3 and ranked["verification"] == "partial"
+    # Issue 30: a partial run (--limit) steered a round; now the round's seed-0 run is listed apart for it.
+    assert warnings_in(done) == ["dynbench leaderboard: warning: no run was made and verified with this round's seed 0 "
+                                 "and settings: nothing is ranked"]
+    partial, apart = json.loads((tmp_path / "round" / "leaderboard.json").read_text())
+    assert (partial["rank"], partial["seeds"], partial["static"], partial["headline"]) == (None, [0], 100.0, 0.0)
+    assert partial["documents"] >= 3 and partial["verification"] == "partial"
+    assert partial["not_ranked"] == "cruxeval_orig: only the first 4 of 40 documents (lm_eval --limit)"
     assert (apart["rank"], apart["seeds"], apart["not_ranked"]) == (None, [1], "made with seed 1, not this round's seed 0")
-    assert (tmp_path / "round" / ranked["view"]).is_file() and (tmp_path / "round" / apart["view"]).is_file()
+    assert (tmp_path / "round" / partial["view"]).is_file() and (tmp_path / "round" / apart["view"]).is_file()
+
+
+def test_a_round_shows_no_unverified_score_of_lm_evals_own_task(tmp_path):
+    """Issue 30: lm-eval's own cruxeval_output score, which verify never checks, showed on rows a round
+    marked verified; a round leaves it out."""
+    write_run(tmp_path / "r", "model-a", {"cruxeval_orig": [1, 1], "cruxeval_newinput": [1, 0],
+                                           "cruxeval_output": [1, 0]})
+    in_round(tmp_path / "r")
+    done = leaderboard(str(tmp_path / "r"), "--out", str(tmp_path / "open"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    [row] = json.loads((tmp_path / "open" / "leaderboard.json").read_text())
+    assert row["harness"] == 50.0  # the control: outside a round it shows, marked and explained
+    done = leaderboard(str(tmp_path / "r"), "--out", str(tmp_path / "round"), "--seed", "0", "--round-metadata",
+                       GREEDY_ROUND)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads((tmp_path / "round" / "leaderboard.json").read_text())
+    assert rows and all(r["harness"] is None for r in rows)
+    assert "lm-eval's own task, scored" not in (tmp_path / "round" / "index.html").read_text()

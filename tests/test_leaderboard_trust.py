@@ -13,6 +13,8 @@ import pytest
 from test_report import write_run
 from test_verify import _edit_results
 
+from dynbench_tasks.analysis.text import markdown_cell
+
 pytestmark = pytest.mark.slow
 
 LATER = "2026-11-30T11-00-00.000000"
@@ -57,12 +59,12 @@ def test_revisions_of_one_model_are_two_models(tmp_path):
     assert [(r["model"], r["rank"]) for r in board(tmp_path / "site")] == [("org/m@v2", 1), ("org/m@v1", 2)]
 
 
-def test_the_same_model_and_seed_twice_is_reported_and_resolved_in_any_order(tmp_path):
-    earlier = named(tmp_path / "earlier", "org/m", [1, 1, 1, 1])
-    later = named(tmp_path / "later", "org/m", [1, 0, 0, 0], stamp=LATER)
+def test_the_same_model_and_seed_twice_in_one_submission_is_reported_and_resolved_in_any_order(tmp_path):
+    earlier = named(tmp_path / "one" / "earlier", "org/m", [1, 1, 1, 1])
+    later = named(tmp_path / "one" / "later", "org/m", [1, 0, 0, 0], stamp=LATER)
     results = {}
     for order in ((earlier, later), (later, earlier)):
-        done = leaderboard(*order, "--out", str(tmp_path / "site"))
+        done = leaderboard(str(tmp_path / "one"), "--out", str(tmp_path / "site"))
         assert done.returncode == 0, done.stderr[-2000:]
         results[order] = [(r["model"], r["headline"], r["rank"]) for r in board(tmp_path / "site")]
         warned = [line for line in warnings_in(done) if "left out" in line]
@@ -70,6 +72,22 @@ def test_the_same_model_and_seed_twice_is_reported_and_resolved_in_any_order(tmp
                                         f"{earlier}/results_" in line and f"the latest, {later}/" in line
                                         for line in warned), warned
     assert list(results.values()) == [[("org/m", 25.0, 1)]] * 2
+
+
+def test_a_submission_under_another_ones_model_name_supersedes_nothing(tmp_path):
+    """Issue 30: a later run under the victim's model name replaced the victim's (a warning alone said so)."""
+    victim = named(tmp_path / "victim", "org/m", [1, 0, 0, 0])
+    impostor = named(tmp_path / "impostor", "org/m", [1, 1, 1, 1], stamp=LATER)
+    done = leaderboard(victim, impostor, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = board(tmp_path / "site")
+    reason = f"claimed by 2 submissions: {impostor}, {victim}"
+    assert sorted((r["headline"], r["rank"], r["not_ranked"]) for r in rows) == [(25.0, None, reason),
+                                                                                (100.0, None, reason)]
+    assert not [line for line in warnings_in(done) if "left out" in line]
+    # the control: a maintainer's name is the identity, so the later run of that name is the one used
+    done = leaderboard(victim, impostor, "--names", "org/m,org/m", "--out", str(tmp_path / "named"))
+    assert [(r["headline"], r["rank"]) for r in board(tmp_path / "named")] == [(100.0, 1)]
 
 
 def test_tied_models_share_a_rank_in_every_file(tmp_path):
@@ -108,15 +126,15 @@ def test_json_nested_past_any_stack_is_one_line_per_file(tmp_path):
 
 # ---------------------------------------------------------------------------------- rounds
 def scripted_run(out: Path, data: str) -> Path:
-    """A real lm_eval CLI run of orig and newinput, seed 3, dynbench's default settings otherwise, the
-    first 2 documents, against a scripted server."""
+    """A real lm_eval CLI run of orig and newinput, seed 3, dynbench's default settings otherwise, every
+    document (a round ranks no partial run), against a scripted server."""
     from scripted_server import ScriptedServer
 
     with ScriptedServer(lambda prompt, sample: "[1, 2]") as server:
         done = subprocess.run(
             [sys.executable, "-m", "lm_eval", "--model", "local-completions", "--model_args",
              f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,tokenized_requests=False",
-             "--tasks", "cruxeval_orig,cruxeval_newinput", "--limit", "2", "--confirm_run_unsafe_code",
+             "--tasks", "cruxeval_orig,cruxeval_newinput", "--confirm_run_unsafe_code",
              "--log_samples", "--output_path", str(out), "--metadata", json.dumps({"data_dir": data, "seed": 3})],
             capture_output=True, text=True, cwd=out)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -155,7 +173,7 @@ def test_a_round_ranks_only_runs_made_with_all_of_it(round_runs, small_data, tmp
                        "3", "--data-dir", small_data)
     assert done.returncode == 0, done.stderr[-2000:]
     rows = {r["model"]: r for r in board(tmp_path / "site")}
-    assert rows["honest"]["rank"] == 1 and rows["honest"]["verification"] == "partial"  # the control
+    assert rows["honest"]["rank"] == 1 and rows["honest"]["verification"] == "verified"  # the control
     expected = {"ids": "ids [\"sample_0\", \"sample_1\"] (the round's: [])", "timeout": "timeout 30.0 (the round's: 3.0)",
                 "rules": "judging rules 1 (the round's: 2)", "data": "data digest " + "0" * 21 + "... (the round's:",
                 "tokens": "generation settings max_gen_toks 4096 (the round's: 256)"}
@@ -165,7 +183,41 @@ def test_a_round_ranks_only_runs_made_with_all_of_it(round_runs, small_data, tmp
     # Outside a round every run is compared, and each one not made with dynbench's defaults is warned about.
     done = leaderboard(*round_runs.values(), "--names", ",".join(names), "--out", str(tmp_path / "open"),
                        "--data-dir", small_data)
-    warned = warnings_in(done)
+    warned = [line for line in warnings_in(done) if "not made with dynbench's default settings" in line]
     assert done.returncode == 0 and len(warned) == 2 * 5, warned
     assert sum(line.startswith("dynbench leaderboard: warning: ids, cruxeval_") and "ids [" in line
                for line in warned) == 2, warned
+
+
+def doctored(samples_and_results_of: Path, folder: Path) -> str:
+    """A copy of a real run whose every answer stands, but whose results and samples claim pass@1 = 1."""
+    import shutil
+
+    shutil.copytree(samples_and_results_of, folder)
+    for samples in folder.rglob("samples_*.jsonl"):
+        lines = [json.loads(line) for line in samples.read_text().splitlines()]
+        samples.write_text("".join(json.dumps({**line, "pass@1": 1.0}) + "\n" for line in lines))
+    _edit_results(folder, lambda r: [metrics.update({"pass@1,sandbox": 1.0}) for metrics in r["results"].values()])
+    return str(folder)
+
+
+@pytest.mark.slow
+def test_a_round_ranks_no_doctored_run(round_runs, small_data, tmp_path):
+    """Issue 30: a run whose files claim 100 though its answers are wrong ranked #1, marked unverified."""
+    folders = [round_runs["honest"], doctored(Path(round_runs["honest"]), tmp_path / "doctored")]
+    done = leaderboard(*folders, "--names", "honest,doctored", "--out", str(tmp_path / "open"), "--data-dir",
+                       small_data)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {r["model"]: r for r in board(tmp_path / "open")}
+    # the control: outside a round every row is ranked, and the doctored one is marked unverified
+    assert (rows["doctored"]["rank"], rows["doctored"]["headline"], rows["doctored"]["verification"]) == (
+        1, 100.0, "unverified")
+    done = leaderboard(*folders, "--names", "honest,doctored", "--out", str(tmp_path / "round"), "--seed", "3",
+                       "--data-dir", small_data)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {r["model"]: r for r in board(tmp_path / "round")}
+    assert (rows["honest"]["rank"], rows["honest"]["verification"]) == (1, "verified")
+    assert rows["doctored"]["rank"] is None and rows["doctored"]["not_ranked"].startswith("cruxeval_")
+    assert ": failed: " in rows["doctored"]["not_ranked"] and "\n" not in rows["doctored"]["not_ranked"]
+    apart = (tmp_path / "round" / "leaderboard.md").read_text().split("Not ranked on cruxeval:")[1]
+    assert f"| {markdown_cell(rows['doctored']['not_ranked'])} | doctored |" in apart

@@ -63,6 +63,24 @@ def test_names_are_compared_as_python_reads_them(tmp_path):
     assert not changed_meaning
 
 
+
+def test_a_program_that_reads_variable_names_from_frames_keeps_them(tmp_path):
+    """A frame or code object hands out the names of a function's variables (its callers' too, through
+    ``f_back``), however it is reached: such a program keeps every name, so no rewrite changes what it
+    prints (before: renamed, and printing the new names)."""
+    programs = [
+        "import sys\n\ndef f(a):\n    count = a + 1\n    return sorted(sys._getframe().f_locals)\n\nprint(f(1))\n",
+        "def f(a):\n    total = a * 2\n    return total\n\nprint(f.__code__.co_varnames)\n",
+        "import inspect\n\ndef g():\n    return sorted(inspect.currentframe().f_back.f_locals)\n\n"
+        "def f(a):\n    seen = a\n    return g()\n\nprint(f(2))\n",
+        "import sys\n\ndef f(a):\n    total = a\n    frame = getattr(sys, '_getframe')()\n"
+        "    return list(frame.f_locals)\n\nprint(f(3))\n",
+    ]
+    lines, _ = _mutate(tmp_path, [{"code": code} for code in programs], "--chain", "F+V1")
+    changed_meaning = [line["mutated_code"] for line in lines
+                       if line.get("mutated_code") and _run(line["mutated_code"]) != _run(line["code"])]
+    assert not changed_meaning
+
 def test_code_field_defaults_to_code(tmp_path):
     lines, summary = _mutate(tmp_path, [{"code": "def area(w, h):\n    s = w * h\n    return s\n"}], "--chain", "V1")
     assert summary["mutated"] == 1 and "var1 = w * h" in lines[0]["mutated_code"]

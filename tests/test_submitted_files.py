@@ -62,3 +62,25 @@ def test_a_file_past_its_size_bound_is_one_line(tmp_path, where):
         message = f"{path}: line 3 is longer than {MAX_SAMPLE_BYTES // 1024 ** 2} MiB, not a sample lm-eval logs"
     done = dynbench("verify", str(run))
     assert done.returncode == 2 and done.stderr.splitlines() == [f"dynbench verify: error: {message}"], done.stderr
+
+
+@pytest.mark.parametrize("command", ["verify", "leaderboard", "report", "view"])
+@pytest.mark.parametrize("which", ["results", "samples"])
+@pytest.mark.parametrize("kind", ["a link to /dev/zero", "a FIFO"])
+def test_a_submitted_file_that_is_not_a_regular_file_is_one_line(tmp_path, command, which, kind):
+    """``stat`` says 0 bytes for both, yet a FIFO blocks a reader for ever and /dev/zero never ends."""
+    import os
+
+    write_run(tmp_path / "run", "m", {"cruxeval_orig": [1, 1, 0], "cruxeval_fuv": [0, 1, 0]})
+    hostile = next((tmp_path / "run").rglob(f"{which}_*fuv*" if which == "samples" else "results_*.json"))
+    hostile.unlink()
+    if kind == "a FIFO":
+        os.mkfifo(hostile)
+    else:
+        hostile.symlink_to("/dev/zero")
+    options = {"verify": [], "view": ["--variant", "fuv", "--out", str(tmp_path / "page.html")]}
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", command, str(tmp_path / "run"),
+                           *options.get(command, ["--out", str(tmp_path / "out")])],
+                          capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr and done.returncode != 0, done.stderr[-2000:]
+    assert f"{hostile}: not " in done.stderr and "(not a regular file)" in done.stderr, done.stderr

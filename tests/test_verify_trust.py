@@ -148,3 +148,71 @@ def test_the_greedy_tolerance_is_two_percent_and_at_least_one():
 
     assert [greedy_tolerance(n) for n in (1, 4, 40, 99, 100, 800)] == [1, 1, 1, 1, 2, 16]
 
+
+
+def _recorded_timeout(value):
+    def change(folder):
+        _edit_results(folder, lambda r: [c["metadata"]["dynbench"].update(timeout=value)
+                                         for c in r["configs"].values()])
+
+    return change
+
+
+def _verify_within(folder: Path, *extra: str, seconds: int = 120) -> tuple[int, list[str]]:
+    """``dynbench verify`` that must end within ``seconds`` (an answer the run's timeout lets spin would not)."""
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(folder), *extra],
+                          capture_output=True, text=True, timeout=seconds)
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    return done.returncode, done.stdout.splitlines()
+
+
+@pytest.mark.parametrize(("recorded", "problem"), [
+    (float("nan"), "could not be rebuilt (SettingsError: 'metadata timeout must be a number of"),  # the settings' line,
+    (float("inf"), "timeout inf s recorded, over the 3 s verify allows"),  # shortened as every value read from a run
+])
+def test_a_recorded_timeout_scoring_cannot_use_is_a_failed_line(greedy_claim, small_data, tmp_path, recorded, problem):
+    code, lines = _verify_within(altered(greedy_claim, tmp_path, _recorded_timeout(recorded)), "--data-dir",
+                                 small_data)
+    assert code == 1 and len(lines) == 2, lines
+    assert all("FAILED" in line and problem in line for line in lines), lines
+
+
+def test_verify_scores_under_its_own_timeout_not_the_runs(greedy_claim, small_data, tmp_path):
+    """A run recording a timeout of a day, whose answers spin for longer: verify names the timeout and ends."""
+    def spin(folder):
+        _recorded_timeout(100_000)(folder)
+        for task in TASKS.split(","):
+            _edit_samples(folder, task, lambda samples: samples[0]["resps"][0].__setitem__(0, "sum(range(10**15))"))
+
+    doctored = altered(greedy_claim, tmp_path, spin)
+    code, lines = _verify_within(doctored, "--data-dir", small_data)
+    assert code == 1 and len(lines) == 2, lines
+    assert all("FAILED" in line and "timeout 100000 s recorded, over the 3 s verify allows (the benchmark's default; "
+               "a maintainer may allow more with --max-timeout SECONDS)" in line for line in lines), lines
+    code, lines = _verify_within(doctored, "--data-dir", small_data, "--max-timeout", "1")
+    assert code == 1 and all("timeout 100000 s recorded, over the 1 s verify allows" in line for line in lines), lines
+    code, lines = _verify_within(greedy_claim, "--data-dir", small_data, "--max-timeout", "10")
+    assert code == 0 and len(lines) == 2, lines  # the honest run records the default, 3 s: within the cap
+
+
+def test_max_timeout_must_be_a_sane_number_of_seconds(tmp_path):
+    for value in ("nan", "inf", "0", "61", "soon"):
+        done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(tmp_path), "--max-timeout",
+                               value], capture_output=True, text=True)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "argument --max-timeout:" in done.stderr.strip().splitlines()[-1], done.stderr
+
+
+def test_a_scorer_that_raises_is_the_tasks_failed_line(greedy_claim, small_data, monkeypatch):
+    from dynbench_tasks.analysis.runs import load_runs
+    from dynbench_tasks.analysis.verify import FAILED, verify_task
+    from dynbench_tasks.benchmarks import BENCHMARKS
+
+    def broken(*_):
+        raise OverflowError("cannot convert float infinity to integer")
+
+    monkeypatch.setattr(type(BENCHMARKS["cruxeval"]), "score", broken)
+    verdicts = [verify_task(run, small_data) for run in load_runs([str(greedy_claim)], keep_all=True)]
+    assert len(verdicts) == 2 and all(v.outcome == FAILED for v in verdicts), verdicts
+    assert all("scoring it failed (OverflowError: 'cannot convert float infinity to" in v.line()
+               for v in verdicts), [v.line() for v in verdicts]

@@ -9,7 +9,12 @@ import sys
 import pytest
 from test_report import STAMP, write_run
 
-from dynbench_tasks.analysis.viewer import MAX_PROGRAM_CHARACTERS, SHOWN_ANSWERS, SHOWN_CHARACTERS
+from dynbench_tasks.analysis.viewer import (
+    DETAILED_DIFF_CHARACTERS,
+    MAX_PROGRAM_CHARACTERS,
+    SHOWN_ANSWERS,
+    SHOWN_CHARACTERS,
+)
 
 
 def _view(*args):
@@ -170,3 +175,34 @@ def test_a_flood_of_answers_is_counted_not_shown(tmp_path):
     page = (tmp_path / "page.html").read_text()
     assert f"… and {len(answers) - SHOWN_ANSWERS} more answers" in page
     assert page.count("<td class='status") == SHOWN_ANSWERS + 3  # and one answer for each other sample
+
+
+def _long_program(names: list[str], characters: int) -> str:
+    """A program of about ``characters`` characters whose lines use ``names`` in turn."""
+    lines, size, index = ["def f(x):"], 9, 0
+    while size < characters:
+        a, b, c = (names[(index + k) % len(names)] for k in range(3))
+        line = f"    {a} = {b} + {c} * x - len(str({a})) // 3  # step {index} of the long program"
+        lines.append(line)
+        size += len(line) + 1
+        index += 1
+    return "\n".join(lines) + "\n    return x\n"
+
+
+def test_a_long_program_pair_renders_quickly_without_rename_detection(tmp_path):
+    """Issue 30: rename detection diffs every token with every other, minutes for a page of programs
+    near the 64,000-character cap; past DETAILED_DIFF_CHARACTERS a page shows them line beside line."""
+    import random
+
+    names = [f"name_{i}" for i in range(300)]
+    renamed = [f"var_{i}" for i in random.Random(0).sample(range(300), 300)]  # every name renamed, shuffled
+    original, mutant = _long_program(names, 60_000), _long_program(renamed, 60_000)
+    assert DETAILED_DIFF_CHARACTERS < len(original) <= MAX_PROGRAM_CHARACTERS
+    change = _with("doc.original_code", original)
+    _run_with_first_sample(tmp_path / "run", lambda s: _with("doc.code", mutant)(change(s)))
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "view", str(tmp_path / "run"), "--variant",
+                           "fuv", "--out", str(tmp_path / "page.html")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "left out" not in done.stderr, done.stderr[-2000:]
+    page = (tmp_path / "page.html").read_text()
+    assert f"rename detection skipped: a program over {DETAILED_DIFF_CHARACTERS:,} characters" in page
+    assert "name_299" in page and "var_0" in page  # both programs are on the page

@@ -5,14 +5,15 @@ runs hold (for each seed, then mean ± standard deviation over the seeds); besid
 (``orig``), robustness (the mean over the meaning-preserving variants) and the drop = static - headline
 with a 95% percentile-bootstrap interval. Static, headline and drop are computed on one set of
 documents, the ones all of the row's static and answer-changing runs scored, so they add up; runs of
-different sizes are compared on the documents they share, marked and warned about. lm-eval's own task
-(``cruxeval_output``/``cruxeval_input``) shows where a run holds it, and each row says whether
-``dynbench verify`` accepts its runs. A ``Round`` fixes everything that decides the documents and
-their judging: seed, variant chains, scope, ids, options, prompt, timeout, repeats, generation
+different sizes are compared on the documents they share, marked and warned about. Outside a round,
+lm-eval's own task (``cruxeval_output``/``cruxeval_input``, never verified) shows where a run holds it,
+and each row says whether ``dynbench verify`` accepts its runs. A ``Round`` fixes everything that
+decides the documents and their judging: seed, variant chains, scope, ids, options, prompt, timeout, repeats, generation
 settings (temperature, max_gen_toks, …), engine version, judging-rule version and data digest; every
 setting it does not name is dynbench's default, its data the bundled copy (or the maintainer's data
-folder). It ranks only runs made with all of it, and may require greedy runs; every other row, and
-every row without a headline, is listed apart with the reason in one line. Models tied on the
+folder). It ranks only runs made with all of it that verify verifies in full (no partial run), and
+may require greedy runs; every other row, and every row without a headline, is listed apart with the
+reason in one line. Two RUN_DIRs claiming one model name, task and seed are each listed apart. Models tied on the
 headline share a rank. A model is its whole name (``evilorg/m`` is not ``victimorg/m``).
 ``index.html`` is self-contained (its columns sort with a few lines of plain script); the same
 rows are written as ``leaderboard.json``, ``.csv`` and ``.md``, each escaped for its format: model
@@ -236,6 +237,13 @@ def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], game: Rou
     for benchmark in BENCHMARKS:
         for model in dict.fromkeys(r.model for r in runs if r.benchmark == benchmark):
             mine = [r for r in runs if r.model == model and r.benchmark == benchmark]
+            if claimants := sorted({folder for r in mine for folder in r.claimed_by}):
+                # Nothing says whose the name is: each submission's runs are listed apart, none picked.
+                reason = one_line(f"claimed by {len(claimants)} submissions: {', '.join(claimants)}")
+                for folder in dict.fromkeys(r.submission for r in mine):
+                    found.append(Submission(benchmark, model, [r for r in mine if r.submission == folder and not (
+                        game.fixed and r.variant == BUILTIN)], reason))
+                continue
             builtin = [r for r in mine if r.variant == BUILTIN]
             dynbench = [r for r in mine if r.variant != BUILTIN]
             if not game.fixed:
@@ -247,12 +255,31 @@ def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], game: Rou
                 groups = [(by_reason.pop(""), "")] if "" in by_reason else []
                 groups += [(outside, reason) for reason, outside in by_reason.items()]
             for group, reason in groups or [([], "")]:
+                if game.fixed and not reason:
+                    reason = _not_verified(group, verdicts)
                 sampled = [r for r in group if not _greedy(r, verdicts)]
                 if game.require_greedy and not reason and sampled:
                     reason = (f"not greedy ({_temperature_text(sampled, verdicts)}); this round requires "
                               "temperature 0, so that spot checks can compare answers")
-                found.append(Submission(benchmark, model, group + builtin, reason))
+                # lm-eval's own task is never verified: a round shows only what verify accepted
+                found.append(Submission(benchmark, model, group + ([] if game.fixed else builtin), reason))
     return found
+
+
+def _not_verified(runs: list[TaskRun], verdicts: dict[int, TaskVerdict]) -> str:
+    """Why a round cannot rank runs made with it: one of them verify did not accept (its first
+    problem), else one that holds only the first documents; empty when verify verified them all."""
+    found = [(run, verdicts.get(id(run))) for run in runs]
+    for run, verdict in found:
+        if verdict is None:
+            return f"{run.task}: not verified"
+        if verdict.outcome not in (VERIFIED, PARTIAL):
+            first = verdict.problems[0] if verdict.problems else "no reason given"
+            return one_line(f"{run.task}: {verdict.outcome}: {first}")
+    for run, verdict in found:
+        if verdict.outcome == PARTIAL:
+            return f"{run.task}: only the first {verdict.documents} of {verdict.scored} documents (lm_eval --limit)"
+    return ""
 
 
 def _by_seed(runs: list[TaskRun]) -> dict[int | None, list[TaskRun]]:
@@ -368,7 +395,8 @@ def warnings(rows: list[Row], round_seed: int | None = None) -> list[str]:
              + (f"its row is computed on the {row.documents} documents they all scored" if row.documents else
                 "they logged no samples, so nothing shows which documents they share") for row in rows if row.run_sizes]
     if round_seed is not None and not any(row.rank for row in rows):
-        lines.append(f"no run was made with this round's seed {round_seed} and settings: nothing is ranked")
+        lines.append(f"no run was made and verified with this round's seed {round_seed} and settings: nothing is "
+                     "ranked")
     return [one_line(line) for line in lines]
 
 

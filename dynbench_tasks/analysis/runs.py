@@ -3,11 +3,19 @@ scores when lm-eval logged samples (``--log_samples``)."""
 
 from __future__ import annotations
 
+import io
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dynbench_tasks.analysis.submitted import MAX_SAMPLE_BYTES, MAX_SAMPLES_BYTES, parse_json, read_json_file
+from dynbench_tasks.analysis.submitted import (
+    MAX_SAMPLE_BYTES,
+    MAX_SAMPLES_BYTES,
+    open_regular_file,
+    parse_json,
+    read_json_file,
+)
 from dynbench_tasks.analysis.text import one_line
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import DataError
@@ -36,6 +44,8 @@ class TaskRun:
     documents_claimed: int | None = None  # lm-eval's count of the documents it scored
     generation: dict = field(default_factory=dict)  # lm-eval's generation_kwargs as it ran the task
     superseded: list[str] = field(default_factory=list)  # results files of the same model, task and seed it replaced
+    submission: str = ""  # the RUN_DIR it was submitted in
+    claimed_by: list[str] = field(default_factory=list)  # the RUN_DIRs that each hold this model, task and seed
 
     @property
     def counts(self) -> dict:
@@ -104,10 +114,15 @@ def _read_samples(path: Path) -> list:
     """The logged samples, one per line, read within ``submitted``'s bounds (a file or a line past
     them is a ``DataError``); a line that is not JSON, or nests too deep, is kept as its text for
     ``dynbench verify`` to name."""
-    if path.stat().st_size > MAX_SAMPLES_BYTES:
+    try:
+        opened = open_regular_file(path)
+    except OSError as error:
+        raise DataError(f"{one_line(path)}: not lm-eval's samples ({error.strerror or type(error).__name__})") from None
+    if os.fstat(opened.fileno()).st_size > MAX_SAMPLES_BYTES:
+        opened.close()
         raise DataError(f"{one_line(path)}: larger than {MAX_SAMPLES_BYTES // 1024 ** 3} GiB, not lm-eval's samples")
     samples = []
-    with path.open(encoding="utf-8", errors="replace") as handle:
+    with io.TextIOWrapper(opened, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(iter(lambda: handle.readline(MAX_SAMPLE_BYTES + 1), ""), 1):
             if len(line) > MAX_SAMPLE_BYTES:
                 raise DataError(f"{one_line(path)}: line {number} is longer than {MAX_SAMPLE_BYTES // 1024 ** 2} MiB, "
@@ -136,10 +151,12 @@ def load_runs(folders: list[str], names: list[str] | None = None, keep_all: bool
     """Every dynbench task result under ``folders`` (searched recursively), and lm-eval's own
     ``cruxeval_output``/``cruxeval_input`` results as variant ``builtin``. ``names`` optionally gives
     each folder's model a display name; otherwise lm-eval's whole model name is used. When a model ran
-    a task several times with one seed, the latest result (by lm-eval's time stamp, then path) is kept,
-    whatever order the folders come in, and lists the others in ``superseded``; ``keep_all`` keeps
-    every one. Runs with other seeds are kept. A results or samples file that cannot be read is a
-    ``DataError`` with one line per such file."""
+    a task several times with one seed in one folder (or under one ``names`` name), the latest result
+    (by lm-eval's time stamp, then path) is kept and lists the others in ``superseded``; ``keep_all``
+    keeps every one. Runs with other seeds are kept. Folders never supersede each other's runs: when
+    several claim one model name, task and seed, each keeps its own, naming all of them in
+    ``claimed_by``. A results or samples file that cannot be read is a ``DataError`` with one line per
+    such file."""
     found: list[tuple[str, TaskRun]] = []
     unreadable = []
     for position, folder in enumerate(folders):
@@ -155,7 +172,9 @@ def load_runs(folders: list[str], names: list[str] | None = None, keep_all: bool
                 if not isinstance(results, dict):
                     raise DataError(f"{path}: not an lm-eval results file (no JSON object)")
                 model = names[position] if names and position < len(names) else _model_name(results, path.parent)
-                found += [(path.stem.removeprefix("results_"), run) for run in _task_runs(results, path, model)]
+                for run in _task_runs(results, path, model):
+                    run.submission = folder
+                    found.append((path.stem.removeprefix("results_"), run))
             except DataError as error:
                 unreadable.append(one_line(error))
             except OSError as error:
@@ -167,12 +186,21 @@ def load_runs(folders: list[str], names: list[str] | None = None, keep_all: bool
         return [run for _, run in found]
     latest: dict[tuple[str, str, object], tuple[str, TaskRun]] = {}
     for stamp, run in sorted(found, key=lambda item: (item[0], item[1].source)):
-        key = (run.model, run.task, run.seed)
+        # A later submission under someone else's model name must not replace their run; a maintainer's
+        # name (--names) is the identity, whichever folder holds the run.
+        key = (run.model, run.task, run.seed, None if names else run.submission)
         if key in latest:
             run.superseded = [*latest[key][1].superseded, latest[key][1].source]
         latest[key] = (stamp, run)
     kept = {id(run) for _, run in latest.values()}
-    return [run for _, run in found if id(run) in kept]
+    runs = [run for _, run in found if id(run) in kept]
+    claims: dict[tuple[str, str, object], list[str]] = {}
+    for run in runs:
+        claims.setdefault((run.model, run.task, run.seed), []).append(run.submission)
+    for run in runs:
+        if len(claimants := claims[(run.model, run.task, run.seed)]) > 1:
+            run.claimed_by = claimants
+    return runs
 
 
 def _task_runs(results: dict, path: Path, model: str) -> list[TaskRun]:
@@ -194,7 +222,7 @@ def _task_runs(results: dict, path: Path, model: str) -> list[TaskRun]:
                       documents_claimed=claimed if type(claimed) is int else None,
                       generation=_object(config.get("generation_kwargs")))
         samples_file = path.parent / f"samples_{task}_{stamp}.jsonl"
-        if samples_file.is_file():
+        if samples_file.exists() or samples_file.is_symlink():  # a FIFO or a device is named, not skipped
             run.samples_file = str(samples_file)
             run.samples = _read_samples(samples_file)
             run.per_document = _document_scores(run.samples)

@@ -9,8 +9,12 @@ translation sample with long Java answers stays under 100 KiB).
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from dynbench_tasks.errors import DataError
 
@@ -50,14 +54,31 @@ def parse_json(text: str) -> object:
     return value
 
 
+def open_regular_file(path: Path) -> BinaryIO:
+    """``path`` opened for reading if it is a regular file; ``OSError`` otherwise. A FIFO would block a
+    reader for ever and a link to a device (``/dev/zero``) never ends, whatever size ``stat`` reports, so
+    the type is checked on the open file itself (opened without blocking), not on the name."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
+
+
 def read_json_file(path: Path, what: str, max_bytes: int = MAX_RESULTS_BYTES) -> object:
     """The JSON value in ``path``, or a one-line ``DataError`` naming ``what`` the file should be."""
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
+        with open_regular_file(path) as handle:
+            data = handle.read(max_bytes + 1)
+        if len(data) > max_bytes:
             raise DataError(f"{path}: larger than {max_bytes // (1024 * 1024)} MiB, not {what}")
-        return parse_json(path.read_text(encoding="utf-8"))
+        return parse_json(data.decode("utf-8"))
     except TooDeep as error:
         raise DataError(f"{path}: not {what} ({error})") from None
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except OSError as error:
+        raise DataError(f"{path}: not {what} ({error.strerror or type(error).__name__})") from None
+    except (UnicodeDecodeError, ValueError) as error:
         raise DataError(f"{path}: not {what} ({type(error).__name__})") from None

@@ -17,7 +17,10 @@ folder the maintainer gives with ``--data-dir``), never from a data folder the r
 made on doctored data fails on its data digest. A run judged under other judging rules
 (``scoring.JUDGING_RULES``; a run that records none was judged under rules 1) fails, since its
 answers would be judged differently here. A run that claims temperature 0 is certified greedy only
-if the repeats of at most ``greedy_tolerance`` of its documents differ.
+if the repeats of at most ``greedy_tolerance`` of its documents differ. The answers are scored under
+the run's recorded timeout or the maintainer's cap (``--max-timeout``, else the benchmark's default),
+whichever is shorter, and a run recording a longer one fails: a submission never sets how long
+verify runs.
 """
 
 from __future__ import annotations
@@ -139,22 +142,43 @@ def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def recorded_settings(provenance: dict, data_dir: str | None) -> dict:
+def recorded_settings(provenance: dict, data_dir: str | None, max_timeout: float | None = None) -> dict:
     """The task settings the run recorded, as ``--metadata``, over the data the maintainer chooses:
     ``data_dir`` if given, else ``$DYNBENCH_DATA_DIR``, else the bundled copy; never the data folder or
-    source the run names (its digest must then be the recorded one)."""
+    source the run names (its digest must then be the recorded one). A recorded timeout over
+    ``max_timeout`` is cut to it: the answers are scored under the maintainer's time, never the submitter's."""
     metadata = {key: provenance[key] for key in _REBUILT_KEYS if provenance.get(key) is not None}
     if data_dir:
         metadata["data_dir"] = data_dir
+    if max_timeout is not None and _exceeds(metadata.get("timeout"), max_timeout):
+        metadata["timeout"] = max_timeout
     return metadata
 
 
-def rebuild_task(run: TaskRun, data_dir: str | None = None):
-    """The lm-eval task object the run's recorded settings give (documents built, requests not)."""
+def _exceeds(timeout: Any, cap: float) -> bool:
+    """Whether a recorded timeout is a number over ``cap`` (one of another type or NaN is for the
+    settings to refuse, by name)."""
+    return type(timeout) in (int, float) and timeout > cap
+
+
+def timeout_cap(run: TaskRun, max_timeout: float | None) -> float | None:
+    """The longest verify lets an answer run: ``--max-timeout``, else the benchmark's default timeout."""
+    from dynbench_tasks.benchmarks import BENCHMARKS
+
+    if max_timeout is not None:
+        return max_timeout
+    spec = BENCHMARKS.get(run.benchmark)
+    return spec.default_timeout if spec else None
+
+
+def rebuild_task(run: TaskRun, data_dir: str | None = None, max_timeout: float | None = None):
+    """The lm-eval task object the run's recorded settings give (documents built, requests not), its
+    timeout cut to ``max_timeout``."""
     from dynbench_tasks.lmeval import task_manager
 
     provenance = run.metadata.get("dynbench") or {}
-    return task_manager(recorded_settings(provenance, data_dir)).load([run.task])["tasks"][run.task]
+    metadata = recorded_settings(provenance, data_dir, max_timeout)
+    return task_manager(metadata).load([run.task])["tasks"][run.task]
 
 
 def run_results(run: TaskRun) -> dict:
@@ -390,9 +414,9 @@ def _check_coverage(held: set[int], total: int, limit: Any) -> tuple[str | None,
                   f"{len(missing)} missing (document {missing[0] if missing else 'order'} first)"]
 
 
-def verify_task(run: TaskRun, data_dir: str | None = None) -> TaskVerdict:
-    from dynbench_tasks.benchmarks import BENCHMARKS
-
+def verify_task(run: TaskRun, data_dir: str | None = None, max_timeout: float | None = None) -> TaskVerdict:
+    """The verdict on one task of a run, its answers scored under at most ``max_timeout`` seconds each
+    (default: the benchmark's default timeout). Any failure is the verdict's problem, never an exception."""
     provenance = run.metadata.get("dynbench") or {}
     verdict = TaskVerdict(run.task, run.model, FAILED, len(run.samples))
     if not run.samples:
@@ -403,14 +427,30 @@ def verify_task(run: TaskRun, data_dir: str | None = None) -> TaskVerdict:
         verdict.outcome = UNVERIFIABLE
         verdict.problems.append("the results carry no dynbench provenance")
         return verdict
+    cap = timeout_cap(run, max_timeout)
     try:
-        task = rebuild_task(run, data_dir)
+        task = rebuild_task(run, data_dir, cap)
     except Exception as error:  # noqa: BLE001 - any failure to rebuild is this task's verdict
         verdict.problems.append(f"its documents could not be rebuilt ({type(error).__name__}: {shown(str(error))})")
         return verdict
+    if cap is not None and _exceeds(provenance.get("timeout"), cap):
+        verdict.problems.append(f"timeout {shown(provenance['timeout'])} s recorded, over the {cap:g} s verify allows "
+                                "(the benchmark's default; a maintainer may allow more with --max-timeout SECONDS)")
     verdict.problems += _check_provenance(provenance, task)
     if verdict.problems:
         return verdict
+    try:
+        _check_run(run, provenance, task, verdict)
+    except Exception as error:  # noqa: BLE001 - a run that breaks scoring fails on its own line, never a traceback
+        verdict.outcome = FAILED
+        verdict.problems.append(f"scoring it failed ({type(error).__name__}: {shown(str(error))})")
+    return verdict
+
+
+def _check_run(run: TaskRun, provenance: dict, task, verdict: TaskVerdict) -> None:
+    """Every logged sample, score and count against the rebuilt task, into ``verdict``."""
+    from dynbench_tasks.benchmarks import BENCHMARKS
+
     results = run_results(run)
     rebuilt = _rebuilt(task, results)
     total = len(rebuilt.documents)
@@ -472,7 +512,6 @@ def verify_task(run: TaskRun, data_dir: str | None = None) -> TaskVerdict:
         verdict.problems += _check_task_hash(results, run, rebuilt)
     if not verdict.problems:
         verdict.outcome = outcome
-    return verdict
 
 
 def _check_task_hash(results: dict, run: TaskRun, rebuilt: _Rebuilt) -> list[str]:
@@ -484,8 +523,9 @@ def _check_task_hash(results: dict, run: TaskRun, rebuilt: _Rebuilt) -> list[str
     return [] if claimed == _hash("".join(parts)) else ["lm-eval's task hash differs from the rebuilt samples'"]
 
 
-def verify_runs(folders: list[str], data_dir: str | None = None) -> list[TaskVerdict]:
+def verify_runs(folders: list[str], data_dir: str | None = None, max_timeout: float | None = None
+                ) -> list[TaskVerdict]:
     runs = load_runs(folders, keep_all=True)
     if not runs:
         raise DataError("no dynbench task results in " + ", ".join(folders))
-    return [verify_task(run, data_dir) for run in runs]
+    return [verify_task(run, data_dir, max_timeout) for run in runs]

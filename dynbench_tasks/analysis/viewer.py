@@ -39,6 +39,10 @@ SHOWN_ANSWERS = 100  # of one document on one side (runs ask for a few repeats);
 # Lines of a changed block beyond which each line stands alone rather than beside its most similar one
 # (pairing compares every line with every other: real blocks are a few lines long).
 _PAIRED_LINES = 60
+# Programs longer than this (twice the benchmarks' longest, 3,816) are shown line beside line, without
+# rename detection or token diffs: those compare every token with every other, minutes for a page of
+# programs near MAX_PROGRAM_CHARACTERS.
+DETAILED_DIFF_CHARACTERS = 8_000
 _NAMED_PROBLEMS = 3  # left-out samples a message names; it counts the rest
 
 _STYLE = """*{box-sizing:border-box}body{font-family:sans-serif;margin:1.5em;line-height:1.4}
@@ -173,22 +177,35 @@ def _alone(index: int, line: str, renames: dict[str, str], side: str) -> _Side:
     return _Side(index + 1, _marked(tokens, renames, _changed_run(tokens, 0, len(tokens)), tag, side), kind)
 
 
-def side_by_side(before: str, after: str, renames: dict[str, str]) -> list[tuple[_Side, _Side]]:
+def _plain_pair(old_line: str, new_line: str) -> tuple[str, str, bool]:
+    """Two aligned lines as HTML, without a token diff (programs past DETAILED_DIFF_CHARACTERS)."""
+    return html.escape(old_line), html.escape(new_line), old_line != new_line
+
+
+def side_by_side(before: str, after: str, renames: dict[str, str], detailed: bool = True
+                 ) -> list[tuple[_Side, _Side]]:
     """Rows of the diff. Lines are aligned on their text with renames undone and indentation ignored
-    (For2While re-indents a loop body), then compared token by token."""
+    (For2While re-indents a loop body), then, if ``detailed``, paired and compared token by token; if
+    not, the lines of a changed block stand alone and aligned lines are compared whole."""
     back = {new: old for old, new in renames.items()}
     old_lines, new_lines = before.splitlines(), after.splitlines()
     old_keys = [line.strip() for line in old_lines]
     new_keys = ["".join(back.get(t, t) for t in _tokens(line)).strip() for line in new_lines]
     rows = []
-    matcher = difflib.SequenceMatcher(None, old_keys, new_keys, autojunk=False)
+    # Past DETAILED_DIFF_CHARACTERS, lines frequent enough to be junk anchor no match: linear-ish, as HtmlDiff.
+    matcher = difflib.SequenceMatcher(None, old_keys, new_keys, autojunk=not detailed)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        pairs = list(zip(range(i1, i2), range(j1, j2), strict=True)) if tag == "equal" else \
-            [(None if i is None else i1 + i, None if j is None else j1 + j)
-             for i, j in _best_pairs(old_keys[i1:i2], new_keys[j1:j2])]
+        if tag == "equal":
+            pairs = list(zip(range(i1, i2), range(j1, j2), strict=True))
+        elif detailed:
+            pairs = [(None if i is None else i1 + i, None if j is None else j1 + j)
+                     for i, j in _best_pairs(old_keys[i1:i2], new_keys[j1:j2])]
+        else:
+            pairs = [(i, None) for i in range(i1, i2)] + [(None, j) for j in range(j1, j2)]
         for i, j in pairs:
             if i is not None and j is not None:
-                left, right, changed = _pair_lines(old_lines[i], new_lines[j], renames, back)
+                left, right, changed = (_pair_lines(old_lines[i], new_lines[j], renames, back) if detailed
+                                        else _plain_pair(old_lines[i], new_lines[j]))
                 kind = "changed" if changed else ""
                 rows.append((_Side(i + 1, left, kind), _Side(j + 1, right, kind)))
             elif i is not None:
@@ -199,15 +216,20 @@ def side_by_side(before: str, after: str, renames: dict[str, str]) -> list[tuple
 
 
 def diff_table(before: str, after: str, right_title: str) -> str:
-    """The side-by-side diff of one program, with the renames it found listed above it."""
-    renames = find_renames(before, after)
+    """The side-by-side diff of one program, with the renames it found listed above it; programs past
+    DETAILED_DIFF_CHARACTERS get a plain one, and the page says so."""
+    detailed = max(len(before), len(after)) <= DETAILED_DIFF_CHARACTERS
+    renames = find_renames(before, after) if detailed else {}
     listed = ""
-    if renames:
+    if not detailed:
+        listed = (f"<p class='facts'>rename detection skipped: a program over {DETAILED_DIFF_CHARACTERS:,} "
+                  "characters is shown line beside line, without renames or changes within a line</p>")
+    elif renames:
         listed = "<p class='facts'>renamed: " + ", ".join(
             f"<code>{html.escape(a)}</code> → <code class='ren'>{html.escape(b)}</code>" for a, b in renames.items()
         ) + "</p>"
     body = []
-    for left, right in side_by_side(before, after, renames):
+    for left, right in side_by_side(before, after, renames, detailed):
         cells = []
         for side in (left, right):
             cells.append(f"<td class='n'>{side.number or ''}</td><td class='code {side.kind}'>{side.html}</td>")

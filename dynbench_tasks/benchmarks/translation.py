@@ -3,9 +3,9 @@
 Every sample gets one status from :data:`SAMPLE_STATUSES`, under the rules of ``docs/judging.md``
 (their version is :data:`dynbench_tasks.scoring.JUDGING_RULES`). Stdin programs (Avatar, CodeNet):
 the class with ``main`` is compiled as its own file and run on every stdin test; a test passes when
-the run ends normally (returns, or exits with status 0) and its trimmed stdout equals the expected
-output (Avatar: or both are one decimal number of the same value). TransCoder fills a harness instead
-(:mod:`dynbench_tasks.benchmarks.transcoder`).
+the run ends normally (returns, or exits with status 0, its shutdown hooks run) and its stdout, trimmed
+of ASCII whitespace, equals the expected output (Avatar: or both are one decimal number of the same
+value). TransCoder fills a harness instead (:mod:`dynbench_tasks.benchmarks.transcoder`).
 """
 
 from __future__ import annotations
@@ -138,8 +138,12 @@ def same_output(actual: str, expected: str, numeric: bool) -> bool:
     return round(a, decimals) == round(e, decimals)
 
 
-# A decimal number as Python and Java print one; not what float() also reads (1_0, inf, nan, spaces).
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,9})?")
+# A decimal number as Python and Java print one; not what float() or Decimal() also read (1_0, inf, nan,
+# spaces, digits of other scripts such as fullwidth or Arabic-Indic ones).
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,9})?")
+# What a translation's output is trimmed of: str.strip() would also drop Unicode spaces, separators and
+# control characters (U+3000, U+2028, U+0085, U+00A0, U+001C-U+001F) that a program printed.
+ASCII_WHITESPACE = " \t\n\r\f\v"
 
 
 def same_number(actual: str, expected: str) -> bool:
@@ -154,9 +158,9 @@ def same_number(actual: str, expected: str) -> bool:
 
 
 def judged_output(actual: str, expected: str, numeric: bool) -> bool:
-    """A translation's stdout against the expected output: trimmed equality; with ``numeric``
-    (Avatar), also :func:`same_number` of the trimmed texts."""
-    actual, expected = actual.strip(), expected.strip()
+    """A translation's stdout against the expected output: equality once trimmed of ASCII whitespace;
+    with ``numeric`` (Avatar), also :func:`same_number` of the trimmed texts."""
+    actual, expected = actual.strip(ASCII_WHITESPACE), expected.strip(ASCII_WHITESPACE)
     return actual == expected or (numeric and same_number(actual, expected))
 
 

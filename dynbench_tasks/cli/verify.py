@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from dataclasses import asdict
 
 from dynbench_tasks.cli.arguments import positive_int
@@ -17,6 +18,18 @@ def _share(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    from dynbench_tasks.lmeval.settings import MAX_TIMEOUT
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most {MAX_TIMEOUT:g} seconds, got {text}")
     return value
 
 
@@ -41,6 +54,10 @@ def add_parsers(commands) -> None:
                         "run's own data folder is never read, and its recorded data digest must be this data's")
     verify.add_argument("--require-complete", action="store_true",
                         help="a run that holds only some documents (lm_eval --limit) fails")
+    verify.add_argument("--max-timeout", type=_seconds, metavar="SECONDS",
+                        help="the longest one answer may run when verify scores it (default: the benchmark's default "
+                        "timeout); answers are scored under the run's recorded timeout or this, whichever is shorter, "
+                        "and a run that records a longer timeout fails")
     verify.add_argument("--json", action="store_true",
                         help="one JSON object per task (and per spot check) instead of a line")
     spot = verify.add_argument_group("spot checks of generation (--reproduce)")
@@ -73,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         raise DataError("no dynbench task results in " + ", ".join(map(one_line, args.run_dirs)))
     verdicts = []
     for task_run in runs:
-        verdict = verify_task(task_run, args.data_dir)
+        verdict = verify_task(task_run, args.data_dir, args.max_timeout)
         verdicts.append(require_complete(verdict) if args.require_complete else verdict)
         print(json.dumps(asdict(verdict)) if args.json else verdict.line(), flush=True)
     verified = [task_run for task_run, verdict in zip(runs, verdicts, strict=True)

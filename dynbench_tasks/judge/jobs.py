@@ -36,4 +36,4 @@ def program_job(reply: str, key: str, tests: list[bytes], time_limit_ms: int) ->
     package = job_package(key)
     source = f"package {package};\n" + js.rewrite(code, replacements)
     path = f"{package.replace('.', '/')}/{main.name}.java"
-    return JavaJob(package, f"{package}.{main.name}", {path: source}, tests, time_limit_ms)
+    return JavaJob(package, f"{package}.{main.name}", {path: source}, tests, time_limit_ms, runs_shutdown_hooks=True)

@@ -59,7 +59,9 @@ def _entry(main: str, classes: str) -> list[str]:
     modules programs may use (not ``jdk.unsupported``: no ``sun.misc.Unsafe``, which would reach past
     the module boundary); the compiler from the class path, where javac finds what programs call."""
     if main == RUNNER:
-        return ["-p", classes, "--add-modules", "java.se", "-m", f"dynbench/{main}"]
+        # java.lang opened to the runner's module alone, which reads the registered shutdown hooks
+        return ["-p", classes, "--add-modules", "java.se", "--add-opens", "java.base/java.lang=dynbench",
+                "-m", f"dynbench/{main}"]
     return ["-cp", classes, main]
 
 
@@ -71,6 +73,10 @@ class JavaJob:
     tests: list[bytes]
     time_limit_ms: int = 10_000
     output_cap: int = 1 << 20
+    # A stdin program's shutdown hooks run as it ends, and may change its exit status and output: the
+    # runner ends the JVM of a test whose program registered one for real. TransCoder's harness, judged by
+    # the values it recorded, keeps its JVM.
+    runs_shutdown_hooks: bool = False
 
 
 @dataclass
@@ -348,7 +354,8 @@ class JudgeWorker:
             request.write(struct.pack(">i", len(classes)))
             for name, data in classes.items():
                 request.write(_pack_string(name) + _pack(data))
-            request.write(struct.pack(">iii", job.time_limit_ms, job.output_cap, len(tests)))
+            request.write(struct.pack(">?iii", job.runs_shutdown_hooks, job.time_limit_ms, job.output_cap,
+                                      len(tests)))
             for data in tests:
                 request.write(_pack(data))
             process.stdin.write(request.getvalue())

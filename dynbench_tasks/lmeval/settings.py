@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -36,6 +37,9 @@ SETTINGS = ("seed", "chain", "options", "scope", "prompt", "data_dir", "data_sou
             "repeats", "temperature")
 # What else a task's metadata holds: its YAML's keys, and the file lm-eval read it from.
 TASK_KEYS = ("version", "benchmark", "variant", "config_source")
+# The longest a scored answer may run (per test run for Java): 6 times the longest default timeout, so a
+# slow machine has room, while a run never takes a submitter's hours per answer (verify scores under it too).
+MAX_TIMEOUT = 60.0
 NEAR_MISS = 0.75  # difflib's likeness from which an unknown key is taken for a misspelt setting
 _warned_keys: set = set()
 
@@ -147,14 +151,15 @@ class TaskSettings:
         seed = fresh_seed() if metadata.get("seed") == FRESH else _number(metadata, "seed", DEFAULT_SEED, int,
                                                                          'an integer or "fresh"')
         timeout = _number(metadata, "timeout", spec.default_timeout, float, "a number of seconds")
-        if timeout <= 0:
-            raise SettingsError(f"metadata timeout must be a positive number of seconds, got {timeout!r}")
+        if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+            raise SettingsError(f"metadata timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g} "
+                                f"(the default is {spec.default_timeout:g}), got {timeout!r}")
         repeats = _number(metadata, "repeats", None, int, "a whole number") if "repeats" in metadata else None
         if repeats is not None and repeats < 1:
             raise SettingsError(f"metadata repeats must be at least 1, got {repeats}")
         temperature = _number(metadata, "temperature", None, float, "a number") if "temperature" in metadata else None
-        if temperature is not None and temperature < 0:
-            raise SettingsError(f"metadata temperature must not be negative, got {temperature}")
+        if temperature is not None and not (math.isfinite(temperature) and temperature >= 0):
+            raise SettingsError(f"metadata temperature must be a finite number, 0 or more, got {temperature}")
         data_source = metadata.get("data_source", LOCAL)
         if data_source not in DATA_SOURCES:
             raise SettingsError(f"data_source must be one of {', '.join(DATA_SOURCES)}, got {data_source!r}")

@@ -12,6 +12,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -35,16 +36,19 @@ import java.util.Map;
  * runs in an unnamed module, and this module's package is never opened to it.
  *
  * <p>Request: flight recorder path ("" for none), main class, class count and (binary name, bytes)
- * pairs, time limit in ms per test, output cap in bytes, test count and stdin bytes per test. Reply,
- * one test at a time as each ends: outcome (0 returned, 1 threw, 2 exit, 3 timeout), exit status,
- * exception class, stdout bytes, elapsed ms, record count and the recorded values, and whether the
- * JVM stops after this test. It stops after a timeout, and after a test that leaves threads running
+ * pairs, whether a program's shutdown hooks run (then a test whose program registered one ends the JVM
+ * for real, with the test's exit status: the hooks may print, or halt with another), time limit in ms
+ * per test, output cap in bytes, test count and stdin bytes per test. Reply, one test at a time as each
+ * ends: outcome (0 returned, 1 threw, 2 exit, 3 timeout), exit status, exception class, stdout bytes,
+ * elapsed ms, record count and the recorded values, and whether the JVM stops after this test. It stops after a timeout, and after a test that leaves threads running
  * (they cannot be trusted to leave the next test alone): the caller runs the remaining tests in a
  * fresh JVM.
  */
 public final class Runner {
     static final int RETURNED = 0, THREW = 1, EXITED = 2, TIMED_OUT = 3;
     static final long STACK_BYTES = 256L << 20;
+    /** Set once the runner ends its JVM for real, to run a program's shutdown hooks. */
+    static volatile boolean endingJvm;
 
     private Runner() {}
 
@@ -64,6 +68,7 @@ public final class Runner {
         for (int i = 0; i < classCount; i++) {
             classes.put(Wire.readString(in), Wire.readBytes(in));
         }
+        boolean runsShutdownHooks = in.readBoolean();
         int timeLimitMs = in.readInt(), outputCap = in.readInt();
         List<byte[]> tests = new ArrayList<>();
         int testCount = in.readInt();
@@ -74,6 +79,16 @@ public final class Runner {
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         for (byte[] input : tests) {
             Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
+            if (runsShutdownHooks && (result.outcome == RETURNED || result.outcome == EXITED)
+                && registeredShutdownHooks()) {
+                // Java runs a program's shutdown hooks as it ends, and what a hook prints counts and it may
+                // change the exit status (halt): end this JVM for real, and the caller judges the process's
+                // status and the output the flight recorder holds, as for any program that ends its JVM.
+                out.flush();
+                endingJvm = true;
+                stdout.thaw();
+                Runtime.getRuntime().exit(result.exitStatus);
+            }
             out.writeInt(result.outcome);
             out.writeInt(result.exitStatus);
             Wire.writeString(out, result.exception);
@@ -92,6 +107,19 @@ public final class Runner {
         }
         out.flush();
         Runtime.getRuntime().halt(0);
+    }
+
+    /** Whether the program registered a shutdown hook (java.lang is opened to this module alone); when
+     *  that cannot be read, yes: ending the JVM for real is always right, only slower. */
+    static boolean registeredShutdownHooks() {
+        try {
+            Field hooks = Class.forName("java.lang.ApplicationShutdownHooks").getDeclaredField("hooks");
+            hooks.setAccessible(true);
+            Object registered = hooks.get(null);
+            return !(registered instanceof Map) || !((Map<?, ?>) registered).isEmpty();
+        } catch (ReflectiveOperationException | RuntimeException unreadable) {
+            return true;
+        }
     }
 
     /** The flight recorder mapped into memory, or a buffer of this JVM's own where there is none. */
@@ -134,6 +162,10 @@ public final class Runner {
 
         synchronized void freeze() {
             frozen = true;
+        }
+
+        synchronized void thaw() {
+            frozen = false;
         }
 
         synchronized byte[] bytes() {
@@ -228,6 +260,9 @@ public final class Runner {
 
     /** {@link Exit#exit}: ends the test of the calling thread; from no test's thread, the JVM, as Java would. */
     static void exitTest(int status) {
+        if (endingJvm) {  // from a shutdown hook: halt, as Runtime.halt does there (the rewrite sends it here too)
+            Runtime.getRuntime().halt(status);
+        }
         for (ThreadGroup group = Thread.currentThread().getThreadGroup(); group != null; group = group.getParent()) {
             if (group instanceof ProgramThreads) {
                 ((ProgramThreads) group).end(EXITED, status, "");
