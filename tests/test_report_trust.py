@@ -82,3 +82,12 @@ def test_terminal_lines_carry_no_control_characters_from_file_names(tmp_path):
     code, out, err = _report(tmp_path / "run", "--out", tmp_path / "out")
     assert code == 0 and "left out" in err, err
     assert not any(c in err + out for c in "\x1b\x07")
+
+
+def test_one_model_name_in_two_folders_is_named_not_pooled_in_silence(tmp_path):
+    write_run(tmp_path / "a", "org/m", {"cruxeval_orig": [1, 1, 0], "cruxeval_fuv": [0, 1, 0]})
+    write_run(tmp_path / "b", "org/m", {"cruxeval_orig": [0, 0, 0], "cruxeval_fuv": [0, 0, 0]})
+    code, _, err = _report(tmp_path / "a", tmp_path / "b", "--out", tmp_path / "out")
+    assert code == 0, err
+    warned = [line for line in err.splitlines() if "is in 2 folders" in line]
+    assert len(warned) == 2 and all(str(tmp_path / "a") in line and str(tmp_path / "b") in line for line in warned)
