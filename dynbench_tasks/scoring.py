@@ -14,6 +14,9 @@ PASSED = "passed"
 # fails whatever it printed, Avatar's single numbers compared as decimals, TransCoder's tolerance keeps
 # the sign, an exit by any route judged as an exit).
 JUDGING_RULES = 2
+# Per sample, on documents whose answer changed: it wrote the published answer (stale), or the output
+# of the same program on a sibling input (decoy, the control); docs/contamination.md.
+RECITATION_METRICS = ("stale", "decoy")
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -30,7 +33,13 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 
 def process_results(doc: dict, results: list[list[str]]) -> dict[str, float]:
-    """lm-eval's per-document hook: pass@1 and pass@5 from the scored samples."""
+    """lm-eval's per-document hook: pass@1 and pass@5 from the scored samples; and where the samples
+    were checked against the published answer (``stale``) and its control (``decoy``), the share of
+    samples that wrote each (a document without them leaves those metrics out)."""
     samples = [json.loads(sample) for sample in results[0]]
     passed = sum(sample["status"] == PASSED for sample in samples)
-    return {"pass@1": pass_at_k(len(samples), passed, 1), "pass@5": pass_at_k(len(samples), passed, 5)}
+    metrics = {"pass@1": pass_at_k(len(samples), passed, 1), "pass@5": pass_at_k(len(samples), passed, 5)}
+    for name in RECITATION_METRICS:
+        if samples and all(name in sample for sample in samples):
+            metrics[name] = sum(sample[name] is True for sample in samples) / len(samples)
+    return metrics

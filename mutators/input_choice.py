@@ -223,6 +223,13 @@ def likeness(text: str, published: str) -> float:
     return difflib.SequenceMatcher(None, text, published, autojunk=False).ratio()
 
 
+def copied(arguments: str, value) -> bool:
+    """Whether ``value`` is one of the call's arguments: an answer had by copying from the call."""
+    parsed = parse_arguments(arguments)
+    return parsed is not None and any(type(argument) is type(value) and argument == value
+                                      for argument in [*parsed[0], *parsed[1].values()])
+
+
 def guess_likeness(arguments: str, value, text: str, published: str) -> float | None:
     """None if an answer could not be had without working the program out; else its :func:`likeness`
     to the published answer (the least alike is the least a memoriser gains from). It could be had
@@ -230,10 +237,7 @@ def guess_likeness(arguments: str, value, text: str, published: str) -> float | 
     (``text`` at least :data:`ALIKE` alike ``published``): a model that remembers the published
     answer and sees how the input changed can make that edit to it."""
     alike = likeness(text, published)
-    parsed = parse_arguments(arguments)
-    copied = parsed is not None and any(type(argument) is type(value) and argument == value
-                                        for argument in [*parsed[0], *parsed[1].values()])
-    return alike if copied or alike >= ALIKE else None
+    return alike if copied(arguments, value) or alike >= ALIKE else None
 
 
 def guessable(arguments: str, value, text: str, published: str) -> bool:
@@ -267,12 +271,15 @@ class _Search:
     candidates: list[str]
     tried: int = 0
     chosen: tuple[str, str] | None = None  # (input, output repr)
+    decoy: str | None = None  # the output repr of a neighbour of the chosen input (see _find_decoys)
     broken: Counter = field(default_factory=Counter)
     guessable: list[tuple[float, str, str]] = field(default_factory=list)  # qualified, but guessable: (likeness, …)
 
 
 _ROUNDS = (2, 6)  # candidates tried per round before the rest: most programs settle in the first
 _chosen: dict[tuple, tuple[str, str] | str] = {}  # (seed, code, input, rules) -> (input, output) or why not
+_decoys: dict[tuple, str | None] = {}  # the same key -> the decoy's output repr, where there is one
+DECOY_CANDIDATES = 16  # small changes of the chosen input tried for a decoy
 
 
 def _confirm(hopefuls: list[tuple[_Search, str, str]], second, rules: InputRules) -> None:
@@ -322,6 +329,51 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
         pending = [s for s in pending if s.chosen is None and s.guessable]
 
 
+def trivial(value) -> bool:
+    """Whether a value is one a model writes without working anything out (empty, None, 0, ±1, a bool)."""
+    if isinstance(value, (str, bytes, list, tuple, dict, set, frozenset)):
+        return len(value) == 0
+    return value is None or isinstance(value, bool) or (isinstance(value, (int, float)) and value in (0, 1, -1))
+
+
+def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRules) -> None:
+    """For each search with a chosen input, a decoy: the output of a small change of the *chosen*
+    input (the same perturbations that changed the published input into the chosen one, drawn from
+    the seed), never the published input itself, that qualifies as the chosen one did, is no
+    argument of the shown call, is not trivial, and differs from the published and the new output, on
+    both hash seeds. The published input and the decoy's input are then both one small change away
+    from the input a model is shown, so a model that misreads the shown input, or guesses, lands on
+    either as often; one that remembers the published output writes it more often (the verdict of
+    ``dynbench detect``, docs/contamination.md). A published output that is trivial or can be copied
+    from the shown call gets no decoy (its stale answers prove nothing)."""
+    first, second = sandboxes
+    jobs = []
+    for search in searches:
+        if search.chosen is None or copied(search.chosen[0], search.original_output) or trivial(
+                search.original_output):
+            continue
+        rng = random.Random(f"{seed}\x00decoy\x00{search.code}")
+        published = parse_arguments(search.tests.arguments[0])
+        near = [render_arguments(args, kwargs) for args, kwargs in
+                perturbed_inputs([search.chosen[0]], rng, DECOY_CANDIDATES) if (args, kwargs) != published]
+        if near:
+            jobs.append((search, near))
+    found = []
+    for (search, candidates), outcomes in zip(jobs, _each(first, jobs, rules.seconds) if jobs else [], strict=True):
+        for candidate, outcome in zip(candidates, outcomes, strict=True):
+            ran = _value(outcome)
+            if (_judge(candidate, ran, search.tests.arguments[0], search.original_output) is None
+                    and not trivial(ran[0]) and not copied(search.chosen[0], ran[0])
+                    and not same_literal(ran[1], search.chosen[1])):
+                found.append((search, candidate, ran[1]))
+                break
+    again = _each(second, [(search, [candidate]) for search, candidate, _ in found], rules.seconds) if found else []
+    for (search, _, text), (outcome,) in zip(found, again, strict=True):
+        repeated = _value(outcome)
+        if not isinstance(repeated, str) and repeated[1] == text:
+            search.decoy = text
+
+
 def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]], seed: int, sandboxes,
                       rules: InputRules | None = None, donors: Donors | None = None) -> None:
     """For every ``(original code, result, tests, original output)`` whose chain has NewInput, pick the
@@ -349,9 +401,11 @@ def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]
             base = literal.get(id(search), search.tests.arguments[0])
             search.candidates = _candidates(base, seed, search.code, rules, donors)
     _search(list(searches.values()), sandboxes, rules)
+    _find_decoys(list(searches.values()), sandboxes, seed, rules)
     for key, search in searches.items():
         broken = search.broken.most_common(1)[0][0] if search.broken else NOT_LITERAL
         _chosen[key] = search.chosen or broken
+        _decoys[key] = search.decoy
     for key, code, result, tests in wanted:
         step = next(s for s in result.steps if s.operator == NewInput.name)
         chosen = _chosen[key]
@@ -359,6 +413,7 @@ def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]
             result.reason = (result.reason + "; " if result.reason else "") + f"newinput: no new input ({chosen})"
             continue
         result.new_input, result.expected_output = chosen
+        result.decoy_output = _decoys[key]
         result.call_arguments = rename_keywords(tests.function, result.new_input, result.keyword_renames)
         # The published output is no answer any more, nor is the published input (it gives that output).
         result.changed_answers = ["output", "input"]

@@ -21,6 +21,7 @@ from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
 from dynbench_tasks.benchmarks.translation import TranslationBenchmark
 from dynbench_tasks.judge.jdk import find_jdk, judge_classes
 from dynbench_tasks.judge.pool import COMPILED, JavaJudge, JobResult
+from dynbench_tasks.locations import data_locations
 
 
 def naive(benchmark: TranslationBenchmark, items: list[tuple[str, dict]], seconds: float, judge) -> int:
@@ -57,7 +58,7 @@ def main() -> None:
     benchmark = BENCHMARKS[args.benchmark]
     items = [(java, doc) for java, doc in benchmark.reference_items(load_benchmark(args.benchmark, args.data_dir))
              if doc["id"] not in skipped]
-    with JavaJudge(workers=args.workers) as judge:
+    with JavaJudge(workers=args.workers, hidden=data_locations()) as judge:
         workers = len(judge.workers)
         start = time.perf_counter()
         benchmark.judge_replies(items[:4], judge, 10_000)  # start the JVMs

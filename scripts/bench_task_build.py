@@ -20,7 +20,7 @@ import time
 _BUILD = """
 import sys
 from lm_eval.tasks import TaskManager
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.lmeval.environment import task_directory
 task = TaskManager(include_path=task_directory(), include_defaults=False).load([sys.argv[1]])["tasks"][sys.argv[1]]
 print(len(task.test_docs()))
 """

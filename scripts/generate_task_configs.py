@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from dynbench_tasks.benchmarks import BENCHMARKS
-from dynbench_tasks.lmeval.discovery import ALL_BENCHMARKS_GROUP
+from dynbench_tasks.lmeval.environment import ALL_BENCHMARKS_GROUP
 from dynbench_tasks.variants import CUSTOM
 
 ROOT = Path(__file__).resolve().parent.parent / "task_configs"

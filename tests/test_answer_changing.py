@@ -12,8 +12,8 @@ from known_answers import memorised_answer, prompt_key, right_answer
 from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
-from dynbench_tasks.benchmarks.transcoder import judged_parameters
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.benchmarks.transcoder_harness import judged_parameters
+from dynbench_tasks.lmeval.environment import task_directory
 
 pytestmark = pytest.mark.slow
 

@@ -13,6 +13,8 @@ from dynbench_tasks.benchmarks import BENCHMARKS, WITH_OWN_PROGRAMS, load_benchm
 from mutators import mutate
 from mutators.equivalence import check_equivalence
 
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
+
 
 def dynbench(*args, env=None):
     command = [shutil.which("dynbench") or sys.executable, *args]

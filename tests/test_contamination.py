@@ -13,13 +13,15 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from dynbench_tasks.analysis.runs import load_runs
 from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
-from dynbench_tasks.benchmarks.transcoder import entry_point, function_job
+from dynbench_tasks.benchmarks.transcoder_harness import entry_point, function_job
 from dynbench_tasks.benchmarks.translation import prompt as translation_prompt
 from dynbench_tasks.cli import main
 from dynbench_tasks.contamination.finetune import reply_fits, training_examples, training_text
 from dynbench_tasks.contamination.probe import documents, probe, separation
 from dynbench_tasks.judge.java_source import code_in_reply
 from dynbench_tasks.lmeval import task_manager
+
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
 
 def test_training_examples_learn_only_the_answer(tiny_model):
@@ -156,6 +158,7 @@ def test_translation_trains_on_the_prompt_then_the_reference_java_as_the_judge_r
 
 def test_the_learnt_reply_passes_the_original_and_not_a_changed_answer(transcoder_data):
     from dynbench_tasks.judge.pool import JavaJudge
+    from dynbench_tasks.locations import data_locations
 
     loaded = task_manager({"data_dir": transcoder_data}).load(["transcoder_orig", "transcoder_newoutput"])["tasks"]
     changed = list(loaded["transcoder_newoutput"].test_docs())[:2]
@@ -163,7 +166,7 @@ def test_the_learnt_reply_passes_the_original_and_not_a_changed_answer(transcode
     replies = [training_text(originals[doc["id"]], benchmark="transcoder")[1] for doc in changed]
     items = [(reply, originals[doc["id"]]) for reply, doc in zip(replies, changed, strict=True)]
     items += list(zip(replies, changed, strict=True))
-    with JavaJudge(workers=1) as judge:
+    with JavaJudge(workers=1, hidden=data_locations()) as judge:
         statuses = BENCHMARKS["transcoder"].judge_replies(items, judge, 5000)
     # Control: the reference Java, fenced as the model learns it, passes its original problem. Recalled
     # for a problem whose answer changed, it fails: memorising the training text earns nothing there.

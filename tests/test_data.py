@@ -80,7 +80,7 @@ def test_a_folder_without_the_file_or_with_bad_records_names_file_and_line(tmp_p
 
 @pytest.mark.slow
 def test_the_hub_copy_fails_offline_with_the_way_back(monkeypatch):
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.lmeval.settings import settings_from_metadata
     from dynbench_tasks.lmeval.sources import load_raw
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -89,6 +89,6 @@ def test_the_hub_copy_fails_offline_with_the_way_back(monkeypatch):
                                         r"loaded .*leave data_source at 'local' to use the bundled copy"):
         load_raw("cruxeval", None, "hub")
     with pytest.raises(SettingsError, match="transcoder has no Hugging Face Hub copy that carries its tests"):
-        TaskSettings.from_metadata({"benchmark": "transcoder", "variant": "orig", "data_source": "hub"})
+        settings_from_metadata({"benchmark": "transcoder", "variant": "orig", "data_source": "hub"})
     with pytest.raises(SettingsError, match="data_source must be one of local, hub"):
-        TaskSettings.from_metadata({"benchmark": "cruxeval", "variant": "orig", "data_source": "web"})
+        settings_from_metadata({"benchmark": "cruxeval", "variant": "orig", "data_source": "web"})

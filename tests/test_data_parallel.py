@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval.runtime import default_workers, local_processes
-from dynbench_tasks.lmeval.settings import TaskSettings
+from dynbench_tasks.lmeval.settings import settings_from_metadata
+from dynbench_tasks.runtime import default_workers, local_processes
 
 HERE = Path(__file__).resolve().parent
 IDS = ["sample_8", "sample_10", "sample_12", "sample_13", "sample_0", "sample_1", "sample_2", "sample_3"]
@@ -89,7 +89,7 @@ def test_fresh_seed_is_refused_when_processes_could_not_agree_on_it(monkeypatch)
     monkeypatch.setattr("dynbench_tasks.lmeval.settings._fresh", [])
     monkeypatch.setenv("WORLD_SIZE", "2")
     with pytest.raises(SettingsError, match='seed "fresh" cannot be shared by the 2 processes'):
-        TaskSettings.from_metadata({"benchmark": "cruxeval", "variant": "fuv", "seed": "fresh"})
+        settings_from_metadata({"benchmark": "cruxeval", "variant": "fuv", "seed": "fresh"})
     monkeypatch.setenv("WORLD_SIZE", "1")
-    assert isinstance(TaskSettings.from_metadata({"benchmark": "cruxeval", "variant": "fuv", "seed": "fresh"}).seed,
+    assert isinstance(settings_from_metadata({"benchmark": "cruxeval", "variant": "fuv", "seed": "fresh"}).seed,
                       int)

@@ -17,7 +17,10 @@ from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.judge.jdk import find_jdk
 from dynbench_tasks.judge.jobs import program_job
 from dynbench_tasks.judge.pool import JavaJudge
+from dynbench_tasks.locations import data_locations
 from mutators.execution import Sandbox
+
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
 # ---------------------------------------------------------------------------------------------- Python
 
@@ -167,7 +170,7 @@ def test_the_exec_filter_denies_exec_in_every_abi_and_nothing_else(monkeypatch):
 
 @pytest.fixture(scope="module")
 def judge():
-    with JavaJudge(workers=2) as pool:
+    with JavaJudge(workers=2, hidden=data_locations()) as pool:
         yield pool
 
 
@@ -273,7 +276,7 @@ def test_python_through_java_passes_only_where_java_is_not_whitelisted(judge, da
     monkeypatch.setenv("DYNBENCH_ISOLATION", "rlimits")
     module.isolation.cache_clear()
     try:
-        with JavaJudge(workers=2) as weak:
+        with JavaJudge(workers=2, hidden=data_locations()) as weak:
             weak_statuses = BENCHMARKS["codenet"].judge_replies(replies, weak, 10_000)
     finally:
         module.isolation.cache_clear()

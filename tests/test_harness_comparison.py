@@ -11,7 +11,7 @@ from lm_eval.tasks import TaskManager
 from lm_eval.tasks._yaml_loader import load_yaml
 from scripted_server import ScriptedServer
 
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.lmeval.environment import task_directory
 
 LIMIT = 24
 

@@ -43,6 +43,8 @@ from mutators.chain import Chain, parse_chain
 from mutators.guarded import GuardedMutator
 from mutators.programs import CRASHED, MUTATED, NO_PROGRAM, TIMEOUT, TOO_LARGE, UNPARSEABLE
 
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
+
 MARK = f"dynbench-hostile-{uuid.uuid4().hex[:10]}"
 SECRET = f"secret-{uuid.uuid4().hex}"
 HOME = os.path.expanduser("~")

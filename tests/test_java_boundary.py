@@ -12,7 +12,9 @@ import pytest
 from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.lmeval.environment import task_directory
+
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
 
 def adds(after_reading: str) -> str:

@@ -7,13 +7,16 @@ from textwrap import dedent
 import pytest
 
 from dynbench_tasks.benchmarks import BENCHMARKS
-from dynbench_tasks.benchmarks.transcoder import function_job
+from dynbench_tasks.benchmarks.transcoder_harness import function_job
 from dynbench_tasks.benchmarks.translation import same_output
 from dynbench_tasks.errors import JdkMissing
 from dynbench_tasks.judge import java_source as js
 from dynbench_tasks.judge.jdk import find_jdk
 from dynbench_tasks.judge.jobs import program_job
 from dynbench_tasks.judge.pool import JavaJudge
+from dynbench_tasks.locations import data_locations
+
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
 SUM_TWO = dedent("""
     import java.util.*;
@@ -56,7 +59,7 @@ HARNESS = dedent("""
 
 @pytest.fixture(scope="module")
 def judge():
-    with JavaJudge(workers=2) as pool:
+    with JavaJudge(workers=2, hidden=data_locations()) as pool:
         yield pool
 
 
@@ -191,7 +194,7 @@ def test_judge_jvms_run_unprivileged_and_leave_nothing_behind(judge, tmp_path):
              ".readAllLines(java.nio.file.Path.of(\"/proc/self/status\")).stream().filter(l -> l.startsWith(\"Uid:\"))"
              ".findFirst().get().split(\"\\\\s+\")[1]; System.out.println(uid + \" \" + new java.io.File(\".\")"
              ".getAbsolutePath()); } }")
-    with JavaJudge(workers=1) as fresh:
+    with JavaJudge(workers=1, hidden=data_locations()) as fresh:
         statuses = BENCHMARKS["codenet"].judge_replies([(probe, stdin_doc(("", "x\n")))], fresh, 2000)
         job = program_job(probe, "0", [b""], 2000)
         output = fresh.run([job])[0].runs[0].stdout.decode()
@@ -211,7 +214,7 @@ def test_missing_jdk_names_the_package(monkeypatch):
 
 
 def test_reported_values_are_compared_as_the_harness_compares_them():
-    from dynbench_tasks.benchmarks.transcoder import TOLERANCE, VALUE, same_record
+    from dynbench_tasks.benchmarks.transcoder_harness import TOLERANCE, VALUE, same_record
 
     # longs exactly, even past 2**53; an int against a double as Java promotes it
     assert not same_record("i:-74672883336209219", "i:-74672883336209220", VALUE, 0.001)

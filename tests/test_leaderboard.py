@@ -17,6 +17,8 @@ from dynbench_tasks.analysis.leaderboard import build_rows, write_leaderboard
 from dynbench_tasks.analysis.runs import load_runs
 from dynbench_tasks.analysis.text import one_line
 
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
+
 
 @pytest.fixture
 def board_runs(tmp_path) -> list[str]:

@@ -14,6 +14,8 @@ from test_report import write_run
 from dynbench_tasks.analysis.leaderboard import Round, _reference, build_rows, markdown, warnings
 from dynbench_tasks.analysis.runs import BUILTIN_TASKS, load_runs
 
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
+
 LATER = "2026-11-30T11-00-00.000000"
 GREEDY_ROUND = '{"temperature": 0}'  # the synthetic rounds' settings: dynbench's defaults, greedy
 

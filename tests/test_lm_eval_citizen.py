@@ -15,13 +15,16 @@ import lm_eval
 import pytest
 
 from conftest import REPO
+from dynbench_tasks import runtime
 from dynbench_tasks.benchmarks.cruxeval import paper_prompt as output_prompt
 from dynbench_tasks.benchmarks.cruxeval_input import paper_prompt as input_prompt
 from dynbench_tasks.benchmarks.translation import prompt as translation_prompt
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval import build_progress, runtime, task_manager
+from dynbench_tasks.lmeval import build_progress, task_manager
 from dynbench_tasks.lmeval.cost import Plan
-from dynbench_tasks.lmeval.discovery import SUPPORTED_LM_EVAL
+from dynbench_tasks.lmeval.environment import SUPPORTED_LM_EVAL
+
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
 TRANSFORMERS_COMPLAINT = "generation flags are not valid"
 

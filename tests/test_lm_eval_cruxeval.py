@@ -16,7 +16,9 @@ from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
 from dynbench_tasks.benchmarks.cruxeval import PAPER_INSTRUCTION
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.lmeval.environment import task_directory
+
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
 VARIANTS = ["orig", "varnorm1", "varnorm2", "constunfold", "for2while", "condaug", "fuv", "auv", "afu"]
 LIMIT = 4
@@ -146,7 +148,7 @@ def test_tiny_hf_model_runs_through_the_python_api(small_data, tiny_model):
 
 def test_unknown_settings_and_missing_data_fail_with_clear_messages(small_data, tmp_path):
     from dynbench_tasks.errors import DataError, SettingsError
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.lmeval.settings import settings_from_metadata
 
     with pytest.raises(SettingsError, match="needs a chain"):
         manager(small_data).load(["cruxeval_custom"])
@@ -159,7 +161,7 @@ def test_unknown_settings_and_missing_data_fail_with_clear_messages(small_data, 
     with pytest.raises(SettingsError, match="metadata seed must be an integer or \"fresh\", got 'abc'"):
         manager(small_data, seed="abc").load(["cruxeval_orig"])
     with pytest.raises(SettingsError, match="avatar tasks have the paper prompt only; 'harness' is for cruxeval"):
-        TaskSettings.from_metadata({"benchmark": "avatar", "variant": "orig", "prompt": "harness"})
+        settings_from_metadata({"benchmark": "avatar", "variant": "orig", "prompt": "harness"})
     with pytest.raises(SettingsError, match="ids not in cruxeval: nope"):
         manager(small_data, ids=["sample_0", "nope"]).load(["cruxeval_orig"])
     # No program among the first 40 has a countable while loop: nothing is left to score.

@@ -11,7 +11,7 @@ from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
 from dynbench_tasks.benchmarks.translation import PAPER_INSTRUCTION
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.lmeval.environment import task_directory
 
 pytestmark = pytest.mark.slow
 

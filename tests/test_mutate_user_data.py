@@ -5,10 +5,12 @@ import json
 import subprocess
 import sys
 
+import pytest
 from test_cli_mutate import dynbench
 
 from dynbench_tasks.cli import build_parser
 
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 FILE_LIGATURE, FULL_WIDTH_VAR1, FULL_WIDTH_NEXT = "\ufb01le", "\uff56\uff41\uff52\uff11", "\uff4e\uff45\uff58\uff54"
 
 REVERSE = {"id": "reverse", "code": "def f(s, n):\n    out = s[::-1]\n    for i in range(n - 1):\n        out = out + s[::-1]\n    return out\n",

@@ -18,10 +18,12 @@ import pytest
 
 import dynbench_tasks.lmeval.settings as settings_module
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval import discovery
+from dynbench_tasks.lmeval import environment
 from dynbench_tasks.lmeval.cost import Plan, plan
-from dynbench_tasks.lmeval.settings import TaskSettings
+from dynbench_tasks.lmeval.settings import settings_from_metadata
 from dynbench_tasks.lmeval.task_names import unknown_task_message
+
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
 HEAVY = ("torch", "transformers", "datasets", "lm_eval.tasks", "lm_eval.evaluator")
 # Runs a command line in this process's way (`lm_eval` as `python -m lm_eval` does, or `dynbench`),
@@ -51,9 +53,9 @@ def probe(tmp_path, command: list[str], env=None) -> tuple[dict, list[str]]:
 @pytest.fixture
 def model_arguments():
     """Restores the noted model arguments after a test that notes its own."""
-    saved = discovery.model_argument_names()
-    yield discovery.note_model_arguments
-    discovery.note_model_arguments(dict.fromkeys(saved))
+    saved = environment.model_argument_names()
+    yield environment.note_model_arguments
+    environment.note_model_arguments(dict.fromkeys(saved))
 
 
 @pytest.mark.parametrize("program", COMMANDS)
@@ -114,13 +116,13 @@ def test_names_other_task_files_hold_pass_and_dynbench_like_names_are_checked(tm
 def test_model_arguments_are_not_settings_but_misspelt_settings_are(model_arguments, caplog, monkeypatch):
     task = {"benchmark": "cruxeval", "variant": "fuv", "version": 1.0, "config_source": "cruxeval_fuv.yaml"}
     model_arguments({"pretrained": "gpt2", "dtype": "float32"})
-    assert TaskSettings.from_metadata({**task, "pretrained": "gpt2", "dtype": "float32", "seed": 3}).seed == 3
+    assert settings_from_metadata({**task, "pretrained": "gpt2", "dtype": "float32", "seed": 3}).seed == 3
     with pytest.raises(SettingsError, match=r"unknown setting 'seeed' in --metadata: did you mean 'seed'\?"):
-        TaskSettings.from_metadata({**task, "pretrained": "gpt2", "seeed": 3})
+        settings_from_metadata({**task, "pretrained": "gpt2", "seeed": 3})
     model_arguments({})
     monkeypatch.setattr(settings_module, "_warned_keys", set())
     with caplog.at_level("WARNING", logger="lm_eval.dynbench"):
-        TaskSettings.from_metadata({**task, "pretrained": "gpt2"})
+        settings_from_metadata({**task, "pretrained": "gpt2"})
     assert "--metadata 'pretrained' is not a dynbench setting" in caplog.text
 
 

@@ -120,12 +120,12 @@ def test_in_a_chain_only_the_call_changes_for_it(seeded_sandboxes):
 
 
 def test_translation_benchmarks_cannot_take_a_new_input(tmp_path):
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.lmeval.settings import settings_from_metadata
 
     with pytest.raises(SettingsError, match=r"operator newinput \(I\).*transcoder problems show no call"):
-        TaskSettings.from_metadata({"benchmark": "transcoder", "variant": "custom", "chain": "F+I"})
+        settings_from_metadata({"benchmark": "transcoder", "variant": "custom", "chain": "F+I"})
     with pytest.raises(SettingsError, match="avatar has no variant 'newinput'"):
-        TaskSettings.from_metadata({"benchmark": "avatar", "variant": "newinput"})
+        settings_from_metadata({"benchmark": "avatar", "variant": "newinput"})
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "mutate", "--benchmark", "codenet", "--chain",
                            "I", "--seed", "0", "--out", str(tmp_path / "o.jsonl")], capture_output=True, text=True)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1

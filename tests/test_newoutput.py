@@ -16,7 +16,7 @@ from dynbench_tasks.benchmarks.new_answers import (
     literal_problem,
     script_problem,
 )
-from dynbench_tasks.benchmarks.transcoder import harness_calling, judged_harness, judged_parameters
+from dynbench_tasks.benchmarks.transcoder_harness import harness_calling, judged_harness, judged_parameters
 from dynbench_tasks.benchmarks.translation import removed_apis
 from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
 from mutators.input_choice import choose_new_inputs, guessable

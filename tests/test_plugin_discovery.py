@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.lmeval.environment import task_directory
 
 pytestmark = pytest.mark.slow
 

@@ -11,6 +11,8 @@ import sys
 import pytest
 from test_report import STAMP, write_run
 
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
+
 HOSTILE = {
     "a list": ([1, 2], "sample 2: a list, not a JSON object"),
     "text": ("sample", "sample 2: text, not a JSON object"),

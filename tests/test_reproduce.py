@@ -52,11 +52,11 @@ def _forge_one_answer(folder: Path) -> None:
     """The first document's answer replaced by the right one, scored by dynbench's own scorer, and
     every score the change touches claimed anew: re-scoring cannot tell."""
     from dynbench_tasks.benchmarks import BENCHMARKS
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.lmeval.settings import settings_from_metadata
 
     def forge(samples):
         doc = samples[0]["doc"]
-        settings = TaskSettings.from_metadata({"benchmark": "cruxeval", "variant": "orig"})
+        settings = settings_from_metadata({"benchmark": "cruxeval", "variant": "orig"})
         samples[0]["resps"] = [[doc["output"]]]
         samples[0]["filtered_resps"] = BENCHMARKS["cruxeval"].score([[doc["output"]]], [doc], settings)
 

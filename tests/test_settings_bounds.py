@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval.settings import MAX_TIMEOUT, TaskSettings
+from dynbench_tasks.lmeval.settings import MAX_TIMEOUT, settings_from_metadata
 
 MODEL = ["--model", "hf", "--model_args", "pretrained=/nowhere", "--device", "cpu", "--confirm_run_unsafe_code"]
 TIMEOUT_LINE = f"metadata timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g} (the default is 3)"
@@ -33,9 +33,9 @@ def test_a_setting_scoring_cannot_use_is_one_line_from_lm_eval(tmp_path, metadat
 
 def test_the_timeout_bound_is_inclusive():
     base = {"benchmark": "cruxeval", "variant": "fuv"}
-    assert TaskSettings.from_metadata({**base, "timeout": MAX_TIMEOUT}).timeout == MAX_TIMEOUT
+    assert settings_from_metadata({**base, "timeout": MAX_TIMEOUT}).timeout == MAX_TIMEOUT
     for value in (MAX_TIMEOUT + 0.5, 0, float("-inf")):
         with pytest.raises(SettingsError, match=r"^metadata timeout must be a number of seconds above 0"):
-            TaskSettings.from_metadata({**base, "timeout": value})
+            settings_from_metadata({**base, "timeout": value})
     with pytest.raises(SettingsError, match=r"^metadata temperature must be a finite number"):
-        TaskSettings.from_metadata({**base, "temperature": float("inf")})
+        settings_from_metadata({**base, "temperature": float("inf")})

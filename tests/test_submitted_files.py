@@ -11,6 +11,8 @@ from test_report import write_run
 
 from dynbench_tasks.analysis.submitted import MAX_DEPTH, MAX_RESULTS_BYTES, MAX_SAMPLE_BYTES
 
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
+
 
 def dynbench(*arguments: str) -> subprocess.CompletedProcess:
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", *arguments], capture_output=True, text=True)

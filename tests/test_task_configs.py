@@ -8,7 +8,7 @@ import lm_eval
 from lm_eval.tasks import TaskManager
 
 from conftest import REPO
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.lmeval.environment import task_directory
 
 
 def test_yaml_files_have_not_drifted_from_the_template():

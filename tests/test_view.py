@@ -173,3 +173,15 @@ def test_a_cruxeval_answer_changed_by_the_program_edit_is_shown_with_the_edit(tm
     assert "reference <code>assert f(1) == 2</code>" in page and "answer changed</span>" in page
     assert "output changed by the mutation: published <code>1</code>, now <code>2</code>" in page
     assert "the program's edit: <code>line 2: v0 -&gt; v0 + 1</code>" in page and "input changed" not in page
+
+
+def test_an_answer_that_wrote_the_published_output_is_marked(tmp_path):
+    write_run(tmp_path / "n", "m", {"cruxeval_orig": [1], "cruxeval_newoutput": [0]})
+    path = next((tmp_path / "n").glob("samples_cruxeval_newoutput_*.jsonl"))
+    sample = json.loads(path.read_text())
+    sample["filtered_resps"] = [[json.dumps({"answer": "1", "status": "wrong", "stale": True}),
+                                 json.dumps({"answer": "3", "status": "wrong", "stale": "yes", "decoy": True})]]
+    path.write_text(json.dumps(sample) + "\n")
+    write_viewer(tmp_path / "n", "cruxeval_newoutput", tmp_path / "n.html")
+    page = (tmp_path / "n.html").read_text()
+    assert page.count("the published answer</span>") == 1 and page.count("the decoy</span>") == 1

@@ -16,6 +16,8 @@ from dynbench_tasks.analysis.viewer import (
     SHOWN_CHARACTERS,
 )
 
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
+
 
 def _view(*args):
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "view", *map(str, args)],

@@ -130,8 +130,8 @@ def _reference(task: str, metadata: str, require_greedy: bool, data_dir: str | N
     from lm_eval.tasks._yaml_loader import load_yaml
 
     from dynbench_tasks.benchmarks.records import read_data_file
-    from dynbench_tasks.lmeval.discovery import task_directory
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.lmeval.environment import task_directory
+    from dynbench_tasks.lmeval.settings import settings_from_metadata
     from dynbench_tasks.lmeval.task import settled_sampling
     from dynbench_tasks.scoring import JUDGING_RULES
     from mutators import ENGINE_VERSION
@@ -143,7 +143,7 @@ def _reference(task: str, metadata: str, require_greedy: bool, data_dir: str | N
     chosen = json.loads(metadata)
     if require_greedy:
         chosen.setdefault("temperature", 0)
-    settings = TaskSettings.from_metadata({**config.get("metadata", {}), **chosen})
+    settings = settings_from_metadata({**config.get("metadata", {}), **chosen})
     generation = dict(config.get("generation_kwargs") or {})
     if settings.temperature is not None:
         generation.update(temperature=settings.temperature, do_sample=settings.temperature > 0)

@@ -35,7 +35,7 @@ from dynbench_tasks.analysis.runs import TaskRun, load_runs
 from dynbench_tasks.analysis.submitted import read_json_file
 from dynbench_tasks.analysis.text import one_line
 from dynbench_tasks.errors import DataError
-from dynbench_tasks.scoring import JUDGING_RULES, process_results
+from dynbench_tasks.scoring import JUDGING_RULES, RECITATION_METRICS, process_results
 
 VERIFIED, PARTIAL, FAILED, UNVERIFIABLE = "verified", "partial", "failed", "unverifiable"
 # The recorded settings verify rebuilds with; never the data's location or source, which the maintainer chooses.
@@ -325,7 +325,11 @@ def _check_sample(sample: dict, index: int, rebuilt: _Rebuilt) -> list[str]:
                  if key in sample and sample[key] != value]
     if sample.get("filter") != rebuilt.filter_name:
         problems.append(f"filter {shown(sample.get('filter'))} logged, the task's is {rebuilt.filter_name!r}")
-    if sample.get("metrics") != rebuilt.metrics:
+    listed = sample.get("metrics")
+    # A document lists the recitation metrics it earns (a decoy only where it has one; none in a run
+    # judged before they were recorded); _check_scores holds each listed one against its answers.
+    if not isinstance(listed, list) or listed != [m for m in rebuilt.metrics if m not in RECITATION_METRICS
+                                                  or m in listed]:
         problems.append(f"metrics {shown(sample.get('metrics'))} listed, the task's are {rebuilt.metrics}")
     for key in ("resps", "filtered_resps"):
         answers = logged_answers(sample, key)
@@ -347,6 +351,9 @@ def _check_scores(sample: dict, doc: dict, row: list[str]) -> tuple[list[str], d
             claimed.append(json.loads(item))
         except (ValueError, RecursionError):
             claimed.append(None)
+    if not any(isinstance(entry, dict) and set(entry) & set(RECITATION_METRICS) for entry in claimed):
+        # Judged before stale answers were recorded (or on a document without them): the rest must agree.
+        rescored = [{key: value for key, value in entry.items() if key not in RECITATION_METRICS} for entry in rescored]
     if claimed != rescored:
         statuses = [entry.get("status") if isinstance(entry, dict) else None for entry in claimed]
         here = [entry["status"] for entry in rescored]
@@ -354,7 +361,11 @@ def _check_scores(sample: dict, doc: dict, row: list[str]) -> tuple[list[str], d
             problems.append(f"answers score {here} here, {shown(statuses)} in the run")
         else:
             problems.append("filtered_resps differ from what scoring its resps gives (same statuses)")
-    earned = process_results(doc, [row])
+    earned = process_results(doc, [[json.dumps(entry, ensure_ascii=False) for entry in rescored]])
+    listed = sample.get("metrics") if isinstance(sample.get("metrics"), list) else []
+    for metric in RECITATION_METRICS:
+        if metric in listed and metric not in earned:
+            problems.append(f"{metric} listed, but its answers were not checked against a {metric} answer")
     for metric, value in earned.items():
         claim = sample.get(metric)
         if not _is_score(claim):

@@ -242,6 +242,7 @@ def diff_table(before: str, after: str, right_title: str) -> str:
 # ---------------------------------------------------------------------------------- samples
 _TEXT_FIELDS = ("input", "output", "original_input", "original_output")
 _MUTATION_TEXT = ("status", "edit", "reason", "chain")
+RECITED = {"stale": "the published answer", "decoy": "the decoy"}  # sample flags, as the view names them
 
 
 def _kind(value: object) -> str:
@@ -422,8 +423,12 @@ def _answers(sample: dict | None, title: str) -> str:
     rows, answers = [], _samples(sample)
     for item in answers[:SHOWN_ANSWERS]:
         status = str(item.get("status"))
+        # The run's own flags (dynbench detect judges the answers again): the published answer, or its control.
+        recited = "".join(f"<br><span class='badge'>{label}</span>" for name, label in RECITED.items()
+                          if item.get(name) is True)
+        verdict = "passed" if status == "passed" else "fail"
         rows.append(f"<tr><td><pre>{_shown(item.get('answer', ''))}</pre></td>"
-                    f"<td class='status {'passed' if status == 'passed' else 'fail'}'>{_shown(status)}</td></tr>")
+                    f"<td class='status {verdict}'>{_shown(status)}{recited}</td></tr>")
     if len(answers) > SHOWN_ANSWERS:
         rows.append(f"<tr><td colspan='2'>… and {len(answers) - SHOWN_ANSWERS} more answers</td></tr>")
     return (f"<div><h3>{html.escape(title)}: pass@1 {sample.get('pass@1', 0):.2f}</h3>"

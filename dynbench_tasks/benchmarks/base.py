@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mutators.programs import ProgramKind, Tests
 
 if TYPE_CHECKING:
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.settings import TaskSettings
     from mutators.engine import MutationResult
     from mutators.output_choice import Problem
 

@@ -29,7 +29,7 @@ from dynbench_tasks.benchmarks.new_answers import literal_problem
 from mutators.programs import CallTests, ProgramKind
 
 if TYPE_CHECKING:
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.settings import TaskSettings
     from mutators.engine import MutationResult
 
 PAPER_INSTRUCTION = (
@@ -244,10 +244,11 @@ def parse_answer(generation: str, prompt: str, shown_input: str) -> Check:
 
 # ---------------------------------------------------------------------------------- scoring
 def score_generations(generations: list[list[str]], outputs: list[str], inputs: list[str], prompt: str,
-                      timeout: float, label: str) -> list[list[str]]:
+                      timeout: float, label: str, others: list[dict[str, str]] | None = None) -> list[list[str]]:
     """Every generation of every problem (its expected output and its shown input given as the
     documents spell them), checked in the sandbox and judged here: one JSON object (answer, status,
-    detail) per sample."""
+    detail) per sample. ``others``: per problem, outputs that are not the answer by name, as literals
+    (:func:`recited_answers`)."""
     checks = []
     for samples, shown_input in zip(generations, inputs, strict=True):
         row = []
@@ -257,13 +258,46 @@ def score_generations(generations: list[list[str]], outputs: list[str], inputs: 
             except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
                 row.append(Check("", "unparseable"))
         checks.append(row)
-    return score_checks(checks, [ast.literal_eval(output) for output in outputs], timeout, label)
+    read = [{name: ast.literal_eval(text) for name, text in row.items()} for row in others] if others else None
+    return score_checks(checks, [ast.literal_eval(output) for output in outputs], timeout, label, read)
+
+
+def recited_answers(doc: dict) -> dict[str, str]:
+    """The outputs a sample of ``doc`` is checked against besides its answer: the published output
+    where the answer changed (``stale``: written by a model that recites it), and where the input
+    changed, the output on a sibling input (``decoy``: the control an honest model hits as often)."""
+    from mutators.input_choice import same_literal
+
+    others = {}
+    if doc["original_output"] != doc["output"] and not same_literal(doc["original_output"], doc["output"]):
+        others["stale"] = doc["original_output"]
+        decoy = doc.get("decoy_output")
+        if decoy and not any(same_literal(decoy, known) for known in (doc["output"], doc["original_output"])):
+            others["decoy"] = decoy
+    return others
+
+
+def changes_answers(settings: TaskSettings) -> bool:
+    """Whether the task's chain gives problems new answers (NewInput or NewOutput)."""
+    from mutators.newinput import NewInput
+    from mutators.newoutput import NewOutput
+
+    return bool(settings.chain) and bool({NewInput.letter, NewOutput.letter} & set(settings.chain.split("+")))
+
+
+def recitation_metric_list() -> list[dict[str, Any]]:
+    """pass@1 and pass@5, then the share of samples that wrote the published answer and the decoy."""
+    from dynbench_tasks.scoring import RECITATION_METRICS
+
+    return [*({"metric": name, "aggregation": "mean", "higher_is_better": True} for name in ("pass@1", "pass@5")),
+            *({"metric": name, "aggregation": "mean", "higher_is_better": False} for name in RECITATION_METRICS)]
 
 
 def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
     """lm-eval filter: every sample of every document checked in the sandbox, judged here."""
     return score_generations(resps, [doc["output"] for doc in docs], [doc["input"] for doc in docs],
-                             settings.prompt, settings.timeout, f"cruxeval_{settings.variant}")
+                             settings.prompt, settings.timeout, f"cruxeval_{settings.variant}",
+                             [recited_answers(doc) for doc in docs])
 
 
 class CruxEval(Benchmark):
@@ -296,6 +330,7 @@ class CruxEval(Benchmark):
             "original_input": [record["input"] for record in records],
             "output": [r.expected_output or record["output"] for r, record in pairs],
             "original_output": [record["output"] for record in records],
+            "decoy_output": [r.decoy_output for r in results],
         }
 
     def reference_answer(self, doc: dict) -> str | None:
@@ -308,7 +343,10 @@ class CruxEval(Benchmark):
         return score(resps, docs, settings)
 
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
-        return prompt_config(settings, score, paper_prompt, "cruxeval_output")
+        config = prompt_config(settings, score, paper_prompt, "cruxeval_output")
+        if changes_answers(settings):
+            config["metric_list"] = recitation_metric_list()
+        return config
 
 
 CRUXEVAL = CruxEval()

@@ -32,7 +32,7 @@ from dynbench_tasks.benchmarks.cruxeval import (
 from dynbench_tasks.benchmarks.execution import Check, score_checks
 
 if TYPE_CHECKING:
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.settings import TaskSettings
 
 INPUT_INSTRUCTION = (
     "Based on the given Python code, which may contain errors, replace ?? in the assert statement with an input "

@@ -88,12 +88,15 @@ def sanitized(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def score_checks(checks: list[list[Check]], references: list[Any], seconds: float, label: str) -> list[list[str]]:
+def score_checks(checks: list[list[Check]], references: list[Any], seconds: float, label: str,
+                 others: list[dict[str, Any]] | None = None) -> list[list[str]]:
     """Every sample of every document, run in the sandbox in one batch and judged here. Each sample
-    becomes a JSON object (answer, status, detail), which lm-eval keeps in the logged samples."""
+    becomes a JSON object (answer, status, detail), which lm-eval keeps in the logged samples.
+    ``others``: per document, answers that are not the reference by name (the published answer
+    ``stale``, its control ``decoy``): each sample says, under that name, whether it wrote that one."""
     from tqdm import tqdm
 
-    from dynbench_tasks.lmeval.runtime import shared_sandbox
+    from dynbench_tasks.runtime import shared_sandbox
 
     where, tasks = [], []
     for doc_index, row in enumerate(checks):
@@ -106,10 +109,14 @@ def score_checks(checks: list[list[Check]], references: list[Any], seconds: floa
         with tqdm(total=len(tasks), desc=f"{label}: scoring", unit="check", disable=None, file=sys.stderr) as bar:
             outcomes = shared_sandbox().run(tasks, progress=bar.update)
     details: dict[tuple[int, int], tuple[str, str]] = {}
+    wrote: dict[tuple[int, int], dict[str, bool]] = {}
     for position, outcome in zip(where, outcomes, strict=True):
         check = checks[position[0]][position[1]]
         try:
             details[position] = verdict(check, outcome, references[position[0]])
+            if details[position][0] == WRONG and others:
+                wrote[position] = {name: verdict(check, outcome, value)[0] == PASSED
+                                   for name, value in others[position[0]].items()}
         except Exception:
             logger.exception("%s: a sample could not be judged; it counts as an error", label)
             details[position] = (ERROR, "judge")
@@ -121,6 +128,8 @@ def score_checks(checks: list[list[Check]], references: list[Any], seconds: floa
             sample = {"answer": sanitized(check.answer), "status": status}
             if detail:
                 sample["detail"] = detail
+            for name in others[doc_index] if others else ():
+                sample[name] = wrote.get((doc_index, sample_index), {}).get(name, False)
             samples.append(json.dumps(sample, ensure_ascii=False))
         scored.append(samples)
     return scored

@@ -211,11 +211,11 @@ class _HarnessReading:
 
 def _fetch_references(problems: list[Problem]) -> None:
     """The harnesses' own values (their f_gold run in the Java judge), fetched for all at once."""
-    from dynbench_tasks.benchmarks.transcoder import TRANSCODER, reference_values
-    from dynbench_tasks.lmeval.runtime import shared_java_judge
+    from dynbench_tasks.benchmarks.transcoder_harness import fetch_reference_values, reference_values
+    from dynbench_tasks.runtime import shared_java_judge
 
     readings = [p.check.__self__ for p in problems]  # harness_problem's checks are _HarnessReading.check
-    TRANSCODER.prepare([("", {"java_harness": r.java_harness}) for r in readings], shared_java_judge(), 10_000)
+    fetch_reference_values([r.java_harness for r in readings], shared_java_judge(), 10_000)
     for problem, reading in zip(problems, readings, strict=True):
         flat = reference_values(reading.java_harness)
         size = len(reading.parameters) if reading.in_place else 1
@@ -225,7 +225,7 @@ def _fetch_references(problems: list[Problem]) -> None:
 
 
 def _same_records(first: list[str], second: list[str], comparison: str, threshold: float) -> bool:
-    from dynbench_tasks.benchmarks.transcoder import same_record
+    from dynbench_tasks.benchmarks.transcoder_harness import same_record
 
     try:
         return len(first) == len(second) and all(same_record(a, e, comparison, threshold)
@@ -238,7 +238,7 @@ def harness_problem(entry: str | None, java_harness: str, preamble: str, result:
     """Every call the Java harness makes (its own parameter lists, as Python values), answered by
     what the harness would report for it, compared as the harness compares (exactly, or within its
     relative tolerance). The published program must give the harness's own values first."""
-    from dynbench_tasks.benchmarks.transcoder import IN_PLACE, HarnessError, judged_harness, judged_parameters
+    from dynbench_tasks.benchmarks.transcoder_harness import IN_PLACE, HarnessError, judged_harness, judged_parameters
     from mutators.output_choice import Problem
 
     signature, arguments = harness_signature(java_harness), judged_parameters(java_harness)

@@ -18,9 +18,8 @@ from functools import cache
 from pathlib import Path
 
 from dynbench_tasks.errors import DataError
+from dynbench_tasks.locations import BUNDLED, DATA_DIR_VARIABLE
 
-DATA_DIR_VARIABLE = "DYNBENCH_DATA_DIR"
-BUNDLED = Path(__file__).resolve().parent.parent / "data"
 MANIFEST = "MANIFEST.json"
 
 
@@ -83,13 +82,6 @@ def read_data_file(filename: str, data_dir: str | None = None) -> DataFile:
                         f"${DATA_DIR_VARIABLE}) must hold {filename}; without a folder the bundled copy is used")
     data = path.read_bytes()
     return DataFile(data.decode("utf-8"), str(folder), path, hashlib.sha256(data).hexdigest())
-
-
-def data_locations() -> list[str]:
-    """Folders that hold benchmark data or caches of it: no sandboxed process may see them."""
-    home = Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface"))
-    candidates = [BUNDLED, os.environ.get(DATA_DIR_VARIABLE), home, os.environ.get("HF_DATASETS_CACHE")]
-    return [str(Path(c).expanduser()) for c in candidates if c]
 
 
 def parse_records(text: str, where: str, required: tuple[str, ...] = ()) -> list[dict]:

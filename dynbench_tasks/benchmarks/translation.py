@@ -22,7 +22,7 @@ from mutators.programs import ProgramKind, StdinTests
 
 if TYPE_CHECKING:
     from dynbench_tasks.judge.pool import JavaJob, JobResult
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.settings import TaskSettings
     from mutators.engine import MutationResult
 
 PAPER_INSTRUCTION = (
@@ -95,7 +95,7 @@ class TranslationBenchmark(Benchmark):
         """lm-eval filter: every sample of every document judged in one batch; JSON (status) per sample."""
         from tqdm import tqdm
 
-        from dynbench_tasks.lmeval.runtime import shared_java_judge
+        from dynbench_tasks.runtime import shared_java_judge
 
         items = [(reply, doc) for samples, doc in zip(resps, docs, strict=True) for reply in samples]
         label = f"{self.name}_{settings.variant}"

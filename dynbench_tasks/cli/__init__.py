@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dynbench_tasks.cli import (
     contaminate,
     demo,
+    detect,
     evaluate,
     judge,
     leaderboard,
@@ -26,7 +27,7 @@ from dynbench_tasks.cli import (
 )
 from mutators.errors import DynbenchError
 
-COMMANDS = (mutate, evaluate, demo, judge, report, stats, view, verify, leaderboard, contaminate, probe)
+COMMANDS = (mutate, evaluate, demo, judge, report, stats, view, verify, leaderboard, contaminate, probe, detect)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         is_translation,
         run_contamination,
     )
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.lmeval.settings import settings_from_metadata
 
     benchmark = args.benchmark
     check_benchmark(benchmark, args.train_format)
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.data_dir:
         metadata["data_dir"] = args.data_dir
     for variant in variants:  # a bad setting should stop us before the fine-tuning, not after it
-        TaskSettings.from_metadata({"benchmark": benchmark, "variant": variant, **metadata})
+        settings_from_metadata({"benchmark": benchmark, "variant": variant, **metadata})
     if BENCHMARKS[benchmark].needs_jdk:
         from dynbench_tasks.judge.jdk import find_jdk
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dynbench_tasks.lmeval import discovery
+from dynbench_tasks.lmeval import discovery, environment
 from mutators.errors import DynbenchError
 
 _NOT_FOUND = "Tasks not found: "  # lm-eval's ValueError when no task matches a name
@@ -27,7 +27,7 @@ def add_parsers(commands) -> None:
     evaluate.set_defaults(handler=run_eval)
 
     path = commands.add_parser("tasks-path", help="print the task folder, for lm_eval --include_path")
-    path.set_defaults(handler=lambda args: print(discovery.task_directory()) or 0)
+    path.set_defaults(handler=lambda args: print(environment.task_directory()) or 0)
 
 
 def run_eval(args: argparse.Namespace) -> int:

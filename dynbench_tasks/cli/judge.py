@@ -33,13 +33,14 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from dynbench_tasks.judge.pool import JavaJudge
+    from dynbench_tasks.locations import data_locations
 
     benchmark = BENCHMARKS[args.benchmark]
     records = load_benchmark(args.benchmark, args.data_dir)
     items = benchmark.reference_items(records)
     start = time.perf_counter()
-    with JavaJudge(workers=args.workers) as judge, tqdm(total=len(items), desc="judging", disable=None,
-                                                         file=sys.stderr) as bar:
+    with (JavaJudge(workers=args.workers, hidden=data_locations()) as judge,
+          tqdm(total=len(items), desc="judging", disable=None, file=sys.stderr) as bar):
         statuses = benchmark.judge_replies(items, judge, int(args.timeout * 1000), progress=bar.update)
     seconds = time.perf_counter() - start
     if args.out:

@@ -304,7 +304,7 @@ def _json_type(value) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dynbench_tasks.benchmarks.records import data_locations
+    from dynbench_tasks.locations import data_locations
     from dynbench_tasks.mutation import mutate_programs
     from mutators import MutationResult, parse_chain
     from mutators.execution import Sandbox

@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from dynbench_tasks.judge.java_source import redirect_exits
 from dynbench_tasks.judge.jdk import find_jdk, judge_classes, sandbox_mounts
@@ -129,8 +129,9 @@ class _Reader:
 class _Jvm:
     """How judge JVMs start here: inside bubblewrap's mount whitelist, or with process limits as ``nobody``."""
 
-    def __init__(self, heap_mb: int) -> None:
+    def __init__(self, heap_mb: int, hidden: Sequence[str]) -> None:
         self.java = os.path.realpath(find_jdk()[0])
+        self.hidden = list(hidden)
         self.classes = str(judge_classes())
         self.heap_mb = heap_mb
         self.isolated = isolation().kind == BUBBLEWRAP
@@ -147,9 +148,7 @@ class _Jvm:
         any. A JVM whose limits could not be set is returned ended."""
         flags = [f"-Xmx{self.heap_mb}m", *_JVM_FLAGS]
         if self.isolated:
-            from dynbench_tasks.benchmarks.records import data_locations
-
-            process, staging, _ = _start_whitelisted(self.java, self.classes, flags, main, data_locations(),
+            process, staging, _ = _start_whitelisted(self.java, self.classes, flags, main, self.hidden,
                                                      self.limited, pass_fds=pass_fds)
             return process, staging
         workdir = tempfile.mkdtemp(prefix="dynbench-java-")
@@ -261,8 +260,8 @@ def _stop(process: subprocess.Popen | None, workdir: str | None) -> None:
 class JudgeWorker:
     """A warm compiler JVM (replaced whenever it ends), and fresh JVMs for the programs it compiled."""
 
-    def __init__(self, heap_mb: int = 768) -> None:
-        self.jvm = _Jvm(heap_mb)
+    def __init__(self, hidden: Sequence[str], heap_mb: int = 768) -> None:
+        self.jvm = _Jvm(heap_mb, hidden)
         self.compiler: subprocess.Popen | None = None
         self.compiler_workdir: str | None = None
 
@@ -399,10 +398,13 @@ class JudgeWorker:
 
 
 class JavaJudge(WorkerPool):
-    """``with JavaJudge() as judge: results = judge.run(jobs)`` — results in job order."""
+    """``with JavaJudge(hidden=data_locations()) as judge: results = judge.run(jobs)`` — results in job
+    order. ``hidden``: folders no judged program may see (the benchmark data and its caches), even where
+    they lie inside a folder the JVM reads."""
 
-    def __init__(self, workers: int | None = None, batch_size: int = 48) -> None:
-        super().__init__(JudgeWorker, batch_size, max(1, workers or (os.cpu_count() or 1) + SPARE_JVMS))
+    def __init__(self, workers: int | None = None, batch_size: int = 48, *, hidden: Sequence[str]) -> None:
+        super().__init__(partial(JudgeWorker, hidden), batch_size,
+                         max(1, workers or (os.cpu_count() or 1) + SPARE_JVMS))
 
     def run(self, jobs: Sequence[JavaJob], progress: Callable[[int], None] | None = None) -> list[JobResult]:
         keyed = [(str(i), job) for i, job in enumerate(jobs)]

@@ -13,6 +13,6 @@ def task_manager(metadata: dict | None = None):
     own task files), with ``metadata`` merged over every task's."""
     from lm_eval.tasks import TaskManager
 
-    from dynbench_tasks.lmeval.discovery import task_directory
+    from dynbench_tasks.lmeval.environment import task_directory
 
     return TaskManager(include_path=task_directory(), include_defaults=False, metadata=metadata)

@@ -23,8 +23,8 @@ The others live in :mod:`dynbench_tasks.lmeval.patches` (lm-eval's command line 
 lm-eval reads entry points itself, and any failure inside a patch leaves lm-eval as it was. The
 patches are written against lm-eval's internals, so they are applied only to the lm-eval versions in
 ``SUPPORTED_LM_EVAL`` (setup.cfg requires the same); with any other, lm-eval stays as it is and a run
-of a dynbench task stops with one line that names them (:func:`check_lm_eval_version`). At module
-level only the standard library is imported.
+of a dynbench task stops with one line that names them (:mod:`dynbench_tasks.lmeval.environment`).
+At module level only the standard library is imported.
 """
 
 from __future__ import annotations
@@ -34,25 +34,15 @@ import importlib
 import importlib.util
 import logging
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 
+# task_directory: the entry point setup.cfg declares in the lm_eval.tasks group
+from dynbench_tasks.lmeval.environment import lm_eval_version_problem, task_directory  # noqa: F401
+
 ENTRY_POINT_GROUP = "lm_eval.tasks"
-# The lm-eval versions whose internals the patches are written for (a pip specifier; setup.cfg's too).
-SUPPORTED_LM_EVAL = ">=0.4.13,<0.4.14"
 CLI_MODULE = "lm_eval._cli.run"  # patched whatever the version: it says in one line when it is unsupported
-ALL_BENCHMARKS_GROUP = "dynbench"  # the group over every benchmark, task_configs/dynbench.yaml
 logger = logging.getLogger("lm_eval.dynbench")
-_model_arguments: list[frozenset[str]] = [frozenset()]
 _nearest_tasks: dict[str, list[str]] = {}
-
-
-def task_directory() -> str:
-    """dynbench's task folder (what ``dynbench tasks-path`` prints): the ``task_configs`` package."""
-    spec = importlib.util.find_spec("task_configs")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("dynbench's task_configs folder is not installed")
-    return str(Path(next(iter(spec.submodule_search_locations))).resolve())
 
 
 def plugin_task_paths() -> list[str]:
@@ -71,17 +61,6 @@ def plugin_task_paths() -> list[str]:
         except Exception as error:  # noqa: BLE001 - a broken plugin must not break lm-eval
             logger.warning("skipping lm_eval.tasks entry point %s: %s", entry_point.name, error)
     return paths
-
-
-def note_model_arguments(model_args: Mapping) -> None:
-    """Remember the names of this run's model arguments: lm-eval merges ``--model_args`` into every
-    task's metadata, and a strict settings check must not take them for misspelt settings."""
-    _model_arguments[0] = frozenset(map(str, model_args))
-
-
-def model_argument_names() -> frozenset[str]:
-    """The model arguments of the run in progress (none before one starts)."""
-    return _model_arguments[0]
 
 
 def nearest_tasks(name: str) -> list[str]:
@@ -180,32 +159,6 @@ PATCHES = {
     "lm_eval.loggers.evaluation_tracker": "dynbench_tasks.lmeval.patches:readable_demo_model_name",
     "lm_eval.models.huggingface": "dynbench_tasks.lmeval.cost:watch_generation",
 }
-
-
-@functools.cache
-def lm_eval_version_problem() -> str | None:
-    """Why the installed lm-eval cannot run dynbench's tasks, if it cannot (its version is not supported)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    from packaging.specifiers import SpecifierSet
-
-    try:
-        installed = version("lm_eval")
-    except PackageNotFoundError:
-        return None  # lm-eval run from a source folder: its version cannot be told, so it is trusted
-    if SpecifierSet(SUPPORTED_LM_EVAL).contains(installed, prereleases=True):
-        return None
-    return (f"dynbench supports lm-eval {SUPPORTED_LM_EVAL} (it patches lm-eval's internals), but lm-eval "
-            f"{installed} is installed: pip install 'lm-eval{SUPPORTED_LM_EVAL}'")
-
-
-def check_lm_eval_version() -> None:
-    """Stop (with a DynbenchError) if the installed lm-eval is one dynbench does not support."""
-    problem = lm_eval_version_problem()
-    if problem:
-        from mutators.errors import DynbenchError
-
-        raise DynbenchError(problem)
 
 
 def _patch_safely(module) -> None:

@@ -19,9 +19,9 @@ from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import SettingsError
 from dynbench_tasks.lmeval.build_progress import BuildProgress
 from dynbench_tasks.lmeval.counts import NEW_ANSWER, NOT_JUDGEABLE, SCORED, STATIC_STATUS, UNVERIFIED
-from dynbench_tasks.lmeval.runtime import shared_sandbox
 from dynbench_tasks.lmeval.settings import TaskSettings, check_ids
 from dynbench_tasks.mutation import mutate_programs
+from dynbench_tasks.runtime import shared_sandbox
 from mutators import ENGINE_VERSION, MUTATED, STATUSES
 from mutators.chain import parse_chain
 from mutators.engine import MutationResult, mutate

@@ -20,7 +20,7 @@ import functools
 import sys
 from pathlib import Path
 
-from dynbench_tasks.lmeval.discovery import note_model_arguments
+from dynbench_tasks.lmeval.environment import note_model_arguments
 
 
 def program() -> str:

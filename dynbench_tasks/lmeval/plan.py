@@ -8,7 +8,7 @@ import logging
 from collections.abc import Iterator
 from pathlib import Path
 
-from dynbench_tasks.lmeval.discovery import task_directory
+from dynbench_tasks.lmeval.environment import task_directory
 
 logger = logging.getLogger("lm_eval.dynbench")
 
@@ -31,13 +31,13 @@ def expect_loaded(manager, names: list) -> None:
     """Tell the documents builder which mutated tasks this load will make. Only an optimisation: a
     task it misses is built on its own, and a task whose settings are wrong fails when it is made."""
     from dynbench_tasks.lmeval.documents import expect
-    from dynbench_tasks.lmeval.settings import TaskSettings
+    from dynbench_tasks.lmeval.settings import settings_from_metadata
     from dynbench_tasks.lmeval.sources import load_raw
 
     runtime = dict(getattr(manager, "metadata", None) or {})
     for metadata in _task_metadata(manager, names, Path(task_directory()), set()):
         try:
-            settings = TaskSettings.from_metadata({**metadata, **runtime})
+            settings = settings_from_metadata({**metadata, **runtime})
             if settings.chain is not None:
                 expect(settings, load_raw(settings.benchmark, settings.data_dir, settings.data_source).sha256)
         except Exception as error:  # noqa: BLE001 - making the task will say what is wrong

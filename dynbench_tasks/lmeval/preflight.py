@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval.discovery import ALL_BENCHMARKS_GROUP, check_lm_eval_version, task_directory
-from dynbench_tasks.lmeval.settings import TaskSettings, check_keys
+from dynbench_tasks.lmeval.environment import ALL_BENCHMARKS_GROUP, check_lm_eval_version, task_directory
+from dynbench_tasks.lmeval.settings import TaskSettings, check_keys, settings_from_metadata
 from dynbench_tasks.variants import STATIC
 
 
@@ -33,7 +33,7 @@ def _settings(benchmark: str, variant: str | None, metadata: dict[str, Any]) -> 
     from dynbench_tasks.benchmarks import BENCHMARKS
     from dynbench_tasks.judge.jdk import find_jdk
 
-    settings = TaskSettings.from_metadata({"benchmark": benchmark, "variant": variant or STATIC, **metadata})
+    settings = settings_from_metadata({"benchmark": benchmark, "variant": variant or STATIC, **metadata})
     if BENCHMARKS[benchmark].needs_jdk:
         find_jdk()
     return settings

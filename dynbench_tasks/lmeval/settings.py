@@ -10,36 +10,32 @@ before lm-eval and the model load."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
 from typing import Any
 
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval.discovery import model_argument_names
+from dynbench_tasks.lmeval.environment import model_argument_names
+from dynbench_tasks.settings import (
+    DATA_SOURCES,
+    DEFAULT_SEED,
+    FRESH,
+    HUB,
+    LOCAL,
+    MAX_TIMEOUT,
+    SCOPES,
+    SETTINGS,
+    TaskSettings,
+)
 from dynbench_tasks.variants import CUSTOM, VARIANTS
-from mutators import ENGINE_VERSION
 
-DEFAULT_SEED = 0
-FRESH = "fresh"  # --metadata '{"seed": "fresh"}': a seed drawn from the OS, one per run
 _fresh: list[int] = []
-SCOPES = ("mutated", "all")
 logger = logging.getLogger("lm_eval.dynbench")
-LOCAL, HUB = "local", "hub"  # data_source: a data folder or the bundled copy; the Hugging Face Hub
-DATA_SOURCES = (LOCAL, HUB)
-# What --metadata may set (the settings table of docs/evaluating.md).
-SETTINGS = ("seed", "chain", "options", "scope", "prompt", "data_dir", "data_source", "verify", "timeout", "ids",
-            "repeats", "temperature")
 # What else a task's metadata holds: its YAML's keys, and the file lm-eval read it from.
 TASK_KEYS = ("version", "benchmark", "variant", "config_source")
-# The longest a scored answer may run (per test run for Java): 6 times the longest default timeout, so a
-# slow machine has room, while a run never takes a submitter's hours per answer (verify scores under it too).
-MAX_TIMEOUT = 60.0
 NEAR_MISS = 0.75  # difflib's likeness from which an unknown key is taken for a misspelt setting
 _warned_keys: set = set()
 
@@ -93,102 +89,79 @@ def check_ids(benchmark: str, ids: tuple[str, ...], known: list) -> None:
         raise SettingsError(f"ids not in {benchmark}: {shown}")
 
 
-@dataclass(frozen=True)
-class TaskSettings:
-    benchmark: str
-    variant: str
-    chain: str | None  # canonical spec such as "F+U+V2"; None for the static benchmark
-    seed: int
-    scope: str
-    prompt: str
-    data_dir: str | None  # None: the bundled copy
-    options: tuple[tuple[str, Any], ...]
-    verify: bool
-    timeout: float
-    ids: tuple[str, ...] = ()  # only these problems (the benchmark's own ids); empty: all
-    repeats: int | None = None  # samples per problem; None: the task's own (5)
-    temperature: float | None = None  # None: the task's own (0.2)
-    data_source: str = LOCAL
+def settings_from_metadata(metadata: Mapping[str, Any]) -> TaskSettings:
+    """The settings ``metadata`` asks for, every key and value checked (:class:`SettingsError` names the
+    first that is wrong)."""
+    from mutators import ChainError, parse_chain
 
-    @classmethod
-    def from_metadata(cls, metadata: Mapping[str, Any]) -> TaskSettings:
-        from mutators import ChainError, parse_chain
-
-        check_keys(metadata, model_argument_names())
-        benchmark, variant = metadata.get("benchmark"), metadata.get("variant")
-        if benchmark not in BENCHMARKS:
-            raise SettingsError(f"unknown benchmark {benchmark!r}; use one of {', '.join(BENCHMARKS)}")
-        spec = BENCHMARKS[benchmark]
-        if variant not in VARIANTS:
-            raise SettingsError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
-        chain_text = VARIANTS[variant] if variant != CUSTOM else metadata.get("chain")
-        if variant == CUSTOM and not chain_text:
-            raise SettingsError(
-                f"{benchmark}_custom needs a chain: --metadata '{{\"chain\": \"A+F+V1\", \"seed\": 7}}'"
-            )
-        options = metadata.get("options") or {}
-        if not isinstance(options, Mapping):
-            raise SettingsError("metadata 'options' must map operator.key to a value, e.g. {\"varnorm2.length\": 5}")
-        if variant not in spec.variants:
-            raise SettingsError(f"{benchmark} has no variant {variant!r}; it has {', '.join(spec.variants)}")
-        try:
-            chain = parse_chain(chain_text, options) if chain_text else None
-        except ChainError as error:
-            raise SettingsError(str(error)) from None
-        if chain is not None and not spec.takes_new_inputs and any(op.name == "newinput" for op in chain.operators):
-            raise SettingsError(f"operator newinput (I) gives a problem a new input, but {benchmark} problems "
-                                "show no call to give one to")
-        scope = metadata.get("scope", "mutated")
-        if scope not in SCOPES:
-            raise SettingsError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
-        prompt = metadata.get("prompt", spec.prompts[0])
-        if prompt not in spec.prompts:
-            owners = [other.name for other in BENCHMARKS.values() if prompt in other.prompts]
-            if owners:
-                raise SettingsError(f"{benchmark} tasks have the {' or '.join(spec.prompts)} prompt only; "
-                                    f"{prompt!r} is for {', '.join(owners)}")
-            raise SettingsError(f"prompt must be one of {', '.join(spec.prompts)}, got {prompt!r}")
-        seed = fresh_seed() if metadata.get("seed") == FRESH else _number(metadata, "seed", DEFAULT_SEED, int,
-                                                                         'an integer or "fresh"')
-        timeout = _number(metadata, "timeout", spec.default_timeout, float, "a number of seconds")
-        if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
-            raise SettingsError(f"metadata timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g} "
-                                f"(the default is {spec.default_timeout:g}), got {timeout!r}")
-        repeats = _number(metadata, "repeats", None, int, "a whole number") if "repeats" in metadata else None
-        if repeats is not None and repeats < 1:
-            raise SettingsError(f"metadata repeats must be at least 1, got {repeats}")
-        temperature = _number(metadata, "temperature", None, float, "a number") if "temperature" in metadata else None
-        if temperature is not None and not (math.isfinite(temperature) and temperature >= 0):
-            raise SettingsError(f"metadata temperature must be a finite number, 0 or more, got {temperature}")
-        data_source = metadata.get("data_source", LOCAL)
-        if data_source not in DATA_SOURCES:
-            raise SettingsError(f"data_source must be one of {', '.join(DATA_SOURCES)}, got {data_source!r}")
-        if data_source == HUB and spec.hub is None:
-            raise SettingsError(f"{benchmark} has no Hugging Face Hub copy that carries its tests; "
-                                f"use data_source {LOCAL!r} (the bundled copy or a data folder)")
-        return cls(
-            benchmark=benchmark,
-            variant=variant,
-            chain=chain.spec if chain else None,
-            seed=seed,
-            scope=scope,
-            prompt=prompt,
-            data_dir=metadata.get("data_dir") or None,
-            options=chain.options if chain else (),
-            verify=_flag(metadata.get("verify", True)),
-            timeout=timeout,
-            ids=_ids(metadata.get("ids")),
-            repeats=repeats,
-            temperature=temperature,
-            data_source=data_source,
+    check_keys(metadata, model_argument_names())
+    benchmark, variant = metadata.get("benchmark"), metadata.get("variant")
+    if benchmark not in BENCHMARKS:
+        raise SettingsError(f"unknown benchmark {benchmark!r}; use one of {', '.join(BENCHMARKS)}")
+    spec = BENCHMARKS[benchmark]
+    if variant not in VARIANTS:
+        raise SettingsError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+    chain_text = VARIANTS[variant] if variant != CUSTOM else metadata.get("chain")
+    if variant == CUSTOM and not chain_text:
+        raise SettingsError(
+            f"{benchmark}_custom needs a chain: --metadata '{{\"chain\": \"A+F+V1\", \"seed\": 7}}'"
         )
-
-    def fingerprint(self, source: str) -> str:
-        """Identity of the mutated documents: engine, chain, seed, options and the raw data."""
-        excluded = ("prompt", "timeout", "data_dir", "data_source", "scope", "ids", "repeats", "temperature")
-        identity = {k: v for k, v in asdict(self).items() if k not in excluded}
-        identity.update(engine=ENGINE_VERSION, source=source)
-        return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]
+    options = metadata.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise SettingsError("metadata 'options' must map operator.key to a value, e.g. {\"varnorm2.length\": 5}")
+    if variant not in spec.variants:
+        raise SettingsError(f"{benchmark} has no variant {variant!r}; it has {', '.join(spec.variants)}")
+    try:
+        chain = parse_chain(chain_text, options) if chain_text else None
+    except ChainError as error:
+        raise SettingsError(str(error)) from None
+    if chain is not None and not spec.takes_new_inputs and any(op.name == "newinput" for op in chain.operators):
+        raise SettingsError(f"operator newinput (I) gives a problem a new input, but {benchmark} problems "
+                            "show no call to give one to")
+    scope = metadata.get("scope", "mutated")
+    if scope not in SCOPES:
+        raise SettingsError(f"scope must be one of {', '.join(SCOPES)}, got {scope!r}")
+    prompt = metadata.get("prompt", spec.prompts[0])
+    if prompt not in spec.prompts:
+        owners = [other.name for other in BENCHMARKS.values() if prompt in other.prompts]
+        if owners:
+            raise SettingsError(f"{benchmark} tasks have the {' or '.join(spec.prompts)} prompt only; "
+                                f"{prompt!r} is for {', '.join(owners)}")
+        raise SettingsError(f"prompt must be one of {', '.join(spec.prompts)}, got {prompt!r}")
+    seed = fresh_seed() if metadata.get("seed") == FRESH else _number(metadata, "seed", DEFAULT_SEED, int,
+                                                                     'an integer or "fresh"')
+    timeout = _number(metadata, "timeout", spec.default_timeout, float, "a number of seconds")
+    if not (math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT):
+        raise SettingsError(f"metadata timeout must be a number of seconds above 0 and at most {MAX_TIMEOUT:g} "
+                            f"(the default is {spec.default_timeout:g}), got {timeout!r}")
+    repeats = _number(metadata, "repeats", None, int, "a whole number") if "repeats" in metadata else None
+    if repeats is not None and repeats < 1:
+        raise SettingsError(f"metadata repeats must be at least 1, got {repeats}")
+    temperature = _number(metadata, "temperature", None, float, "a number") if "temperature" in metadata else None
+    if temperature is not None and not (math.isfinite(temperature) and temperature >= 0):
+        raise SettingsError(f"metadata temperature must be a finite number, 0 or more, got {temperature}")
+    data_source = metadata.get("data_source", LOCAL)
+    if data_source not in DATA_SOURCES:
+        raise SettingsError(f"data_source must be one of {', '.join(DATA_SOURCES)}, got {data_source!r}")
+    if data_source == HUB and spec.hub is None:
+        raise SettingsError(f"{benchmark} has no Hugging Face Hub copy that carries its tests; "
+                            f"use data_source {LOCAL!r} (the bundled copy or a data folder)")
+    return TaskSettings(
+        benchmark=benchmark,
+        variant=variant,
+        chain=chain.spec if chain else None,
+        seed=seed,
+        scope=scope,
+        prompt=prompt,
+        data_dir=metadata.get("data_dir") or None,
+        options=chain.options if chain else (),
+        verify=_flag(metadata.get("verify", True)),
+        timeout=timeout,
+        ids=_ids(metadata.get("ids")),
+        repeats=repeats,
+        temperature=temperature,
+        data_source=data_source,
+    )
 
 
 def _number(metadata: Mapping[str, Any], key: str, default, kind: type, described: str):

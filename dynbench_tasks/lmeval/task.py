@@ -18,9 +18,9 @@ from lm_eval.api.task import ConfigurableTask
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.benchmarks.execution import sanitized
 from dynbench_tasks.judge.jdk import find_jdk
-from dynbench_tasks.lmeval.discovery import check_lm_eval_version
 from dynbench_tasks.lmeval.documents import expect, prepare_documents
-from dynbench_tasks.lmeval.settings import TaskSettings
+from dynbench_tasks.lmeval.environment import check_lm_eval_version
+from dynbench_tasks.lmeval.settings import TaskSettings, settings_from_metadata
 from dynbench_tasks.lmeval.sources import load_raw
 from dynbench_tasks.scoring import JUDGING_RULES, process_results
 from mutators import ENGINE_VERSION
@@ -67,7 +67,7 @@ class DynamicTask(ConfigurableTask):
         check_lm_eval_version()
         config = {key: value for key, value in config.items() if key != "class"}
         metadata = dict(config.get("metadata") or {})
-        self.settings = TaskSettings.from_metadata(metadata)
+        self.settings = settings_from_metadata(metadata)
         benchmark = BENCHMARKS[self.settings.benchmark]
         if benchmark.needs_jdk:
             find_jdk()  # fail now, with the package to install, rather than at scoring time

@@ -26,7 +26,7 @@ class JavaTranslation(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, benchmark="transcoder", data_dir=None, timeout=10.0, k=(1, 5)):
-        from dynbench_tasks.lmeval.runtime import shared_java_judge
+        from dynbench_tasks.runtime import shared_java_judge
 
         spec = BENCHMARKS.get(benchmark)
         if spec is None or not spec.needs_jdk:

@@ -47,7 +47,7 @@ def _shared(name: str, workers_variable: str, start: Callable[[int], object], sp
 def shared_sandbox(hash_seed: int | None = None):
     """The sandbox for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers, default
     this process's share of the cores); with ``hash_seed``, one whose processes all use that PYTHONHASHSEED."""
-    from dynbench_tasks.benchmarks.records import data_locations
+    from dynbench_tasks.locations import data_locations
     from mutators.execution import Sandbox
 
     name = "sandbox" if hash_seed is None else f"sandbox (PYTHONHASHSEED={hash_seed})"
@@ -59,5 +59,7 @@ def shared_java_judge():
     """The Java judge for translation scoring (``DYNBENCH_JAVA_WORKERS`` JVMs, default this process's
     share of the cores plus :data:`~dynbench_tasks.judge.pool.SPARE_JVMS`)."""
     from dynbench_tasks.judge.pool import SPARE_JVMS, JavaJudge
+    from dynbench_tasks.locations import data_locations
 
-    return _shared("java", "DYNBENCH_JAVA_WORKERS", lambda workers: JavaJudge(workers=workers), SPARE_JVMS)
+    return _shared("java", "DYNBENCH_JAVA_WORKERS",
+                   lambda workers: JavaJudge(workers=workers, hidden=data_locations()), SPARE_JVMS)

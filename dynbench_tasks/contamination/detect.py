@@ -1,0 +1,119 @@
+"""``dynbench detect``: is a model reciting a benchmark? Read from the answers of ordinary runs.
+
+On a CRUXEval output task whose problems have new inputs (newinput, fuvi, fuvio), a model that still
+writes a problem's *published* output is reciting it: that output is no answer to the call it was
+shown. Each logged answer is judged again (in the sandbox, against the logged document) for whether
+it wrote the published output (``stale``) or a decoy: the same program's output on a sibling of the
+shown input, drawn by the same seed (the control: an honest model that has no memory of the published
+output writes one no more often than the other). Documents are the unit; runs of one model pool,
+each problem counted once (:mod:`.verdict`). Where the input did not change (newoutput, fuvo), a
+stale answer may be an overlooked edit, so only the rate is shown, and a verdict comes only from a
+paired comparison with a reference model's runs (``--against``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from dynbench_tasks.analysis.runs import TaskRun
+from dynbench_tasks.contamination.verdict import Unit, Verdict, judge, paired_against, threshold
+
+BENCHMARK = "cruxeval"  # the benchmark whose answers can be told recited: its outputs are values
+
+
+@dataclass
+class Evidence:
+    """What one model's runs of one benchmark say: units with a decoy (the verdict's), units without
+    one (stale rate only), and what could not be read."""
+
+    model: str
+    benchmark: str
+    with_decoy: list[Unit] = field(default_factory=list)
+    stale_only: list[Unit] = field(default_factory=list)
+    tasks: set[str] = field(default_factory=set)
+    unreadable: int = 0  # logged documents left out: no answers or no document to judge them against
+
+
+def _settings(run: TaskRun) -> tuple[str, float]:
+    recorded = run.metadata.get("dynbench") if isinstance(run.metadata.get("dynbench"), dict) else {}
+    prompt = recorded.get("prompt") if recorded.get("prompt") in ("paper", "harness") else "paper"
+    timeout = recorded.get("timeout")
+    return prompt, float(timeout) if isinstance(timeout, (int, float)) and 0 < timeout <= 60 else 3.0
+
+
+def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], int]:
+    """(units with a decoy, units with a stale answer only, documents that could not be judged) of one
+    logged run, its answers judged again against its logged documents."""
+    from dynbench_tasks.analysis.verify import logged_answers
+    from dynbench_tasks.benchmarks.cruxeval import recited_answers, score_generations
+
+    rows, unreadable = [], 0
+    for sample in run.samples:
+        doc = sample.get("doc") if isinstance(sample, dict) else None
+        answers = logged_answers(sample, "resps") if isinstance(sample, dict) else None
+        try:
+            others = recited_answers(doc) if isinstance(doc, dict) and answers else None
+            shown = (str(doc["output"]), str(doc["input"]), str(doc["id"])) if others else None
+        except (KeyError, TypeError, ValueError, SyntaxError):
+            others = shown = None
+        if others is None:
+            unreadable += 1
+        elif "stale" in others:
+            rows.append((answers, shown, others))
+    if not rows:
+        return [], [], unreadable
+    prompt, timeout = _settings(run)
+    try:
+        scored = score_generations([answers for answers, _, _ in rows], [shown[0] for _, shown, _ in rows],
+                                   [shown[1] for _, shown, _ in rows], prompt, timeout, f"detect {run.task}",
+                                   [others for _, _, others in rows])
+    except (ValueError, SyntaxError):  # a logged output that is no literal: not a document we built
+        return [], [], unreadable + len(rows)
+    with_decoy, stale_only = [], []
+    for (_, shown, others), row in zip(rows, scored, strict=True):
+        flags = [json.loads(item) for item in row]
+        unit = Unit(shown[2], len(flags), sum(f.get("stale") is True for f in flags),
+                    sum(f.get("decoy") is True for f in flags))
+        (with_decoy if "decoy" in others else stale_only).append(unit)
+    return with_decoy, stale_only, unreadable
+
+
+def gather(runs: list[TaskRun]) -> dict[tuple[str, str], Evidence]:
+    """Evidence per (model, benchmark) from every answer-changing CRUXEval output run with samples."""
+    found: dict[tuple[str, str], Evidence] = {}
+    for run in runs:
+        if run.benchmark != BENCHMARK or not run.samples:
+            continue
+        evidence = found.setdefault((run.model, run.benchmark), Evidence(run.model, run.benchmark))
+        with_decoy, stale_only, unreadable = units_of(run)
+        if with_decoy or stale_only:
+            evidence.tasks.add(run.task)
+        evidence.with_decoy += with_decoy
+        evidence.stale_only += stale_only
+        evidence.unreadable += unreadable
+    return {key: evidence for key, evidence in found.items() if evidence.tasks}
+
+
+def verdicts(evidence: dict[tuple[str, str], Evidence]) -> dict[tuple[str, str], Verdict]:
+    """Each model's verdict per benchmark, at the threshold that keeps its false alarms at or below
+    ALPHA across the benchmarks tested together for it."""
+    per_model: dict[str, int] = defaultdict(int)
+    for model, _ in evidence:
+        per_model[model] += 1
+    return {key: judge(found.with_decoy, threshold(per_model[key[0]])) for key, found in evidence.items()}
+
+
+def against(evidence: dict[tuple[str, str], Evidence], reference: dict[tuple[str, str], Evidence]
+            ) -> dict[tuple[str, str], Verdict]:
+    """Each model's stale answers against the reference runs' on the same documents (every reference
+    model pooled, as one base)."""
+    base: dict[str, list[Unit]] = defaultdict(list)
+    for (_, benchmark), found in reference.items():
+        base[benchmark] += found.with_decoy + found.stale_only
+    per_model: dict[str, int] = defaultdict(int)
+    for model, _ in evidence:
+        per_model[model] += 1
+    return {key: paired_against(found.with_decoy + found.stale_only, base[key[1]], threshold(per_model[key[0]]))
+            for key, found in evidence.items() if base[key[1]]}

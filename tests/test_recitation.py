@@ -1,0 +1,145 @@
+"""The contamination verdict end to end: real lm_eval runs of scripted models on cruxeval_fuvio and
+cruxeval_newinput (logged samples), then ``dynbench detect`` reading them. A reciting model is
+flagged, a solver and a model that writes the control are not, and the lm-eval metrics ``stale`` and
+``decoy`` say the same."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
+
+HERE = Path(__file__).resolve().parent
+TASKS = "cruxeval_newinput,cruxeval_fuvio"
+
+
+def lm_eval_run(out: Path, data: str, field: str) -> dict:
+    subprocess.run([sys.executable, str(HERE / "scripted_cli.py"), "--model", "doc-field", "--model_args",
+                    f"field={field}", "--tasks", TASKS, "--confirm_run_unsafe_code", "--log_samples",
+                    "--output_path", str(out), "--metadata", json.dumps({"data_dir": data, "repeats": 2})],
+                   check=True, capture_output=True, text=True)
+    return json.loads(next(out.rglob("results_*.json")).read_text())
+
+
+def detect(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect", *arguments],
+                          capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory, small_data) -> dict[str, tuple[Path, dict]]:
+    folder = tmp_path_factory.mktemp("recitation")
+    return {name: (folder / name, lm_eval_run(folder / name, small_data, field))
+            for name, field in (("reciter", "original_output"), ("solver", "output"), ("control", "decoy_output"))}
+
+
+def metric(results: dict, task: str, name: str) -> float:
+    return results["results"][task][f"{name},sandbox"]
+
+
+def test_lm_eval_reports_stale_and_decoy_rates(runs):
+    for task in TASKS.split(","):
+        assert metric(runs["reciter"][1], task, "stale") == 1.0
+        assert metric(runs["reciter"][1], task, "decoy") == 0.0
+        assert metric(runs["solver"][1], task, "stale") == 0.0
+        assert metric(runs["solver"][1], task, "pass@1") == 1.0
+        assert metric(runs["control"][1], task, "decoy") == 1.0
+        assert metric(runs["control"][1], task, "stale") == 0.0
+        assert "stale_stderr,sandbox" in runs["reciter"][1]["results"][task]
+
+
+def test_detect_flags_the_reciter_only(runs):
+    """Null: the model writes the published output no more often than the decoy (one-sided exact sign
+    test over documents, threshold 0.05 for one benchmark)."""
+    verdicts = {}
+    for name, (folder, _) in runs.items():
+        done = detect(str(folder), "--json")
+        assert done.returncode == 0, done.stderr
+        (row,) = json.loads(done.stdout)["verdicts"]
+        verdicts[name] = row
+    assert verdicts["reciter"]["verdict"] == "contaminated"
+    assert verdicts["reciter"]["p_value"] < 1e-3
+    assert verdicts["reciter"]["stale"] == verdicts["reciter"]["samples"] > 0
+    assert verdicts["solver"]["verdict"] == "not flagged" and verdicts["solver"]["stale"] == 0
+    assert verdicts["control"]["verdict"] == "not flagged" and verdicts["control"]["p_value"] == 1.0
+    lines = detect(str(runs["reciter"][0])).stdout
+    assert "recites published cruxeval answers" in lines and "decoy, p = " in lines
+
+
+def test_detect_against_a_reference_model(runs):
+    """Null: on the same documents the model writes the published output no more often than the
+    reference model does (one-sided exact sign test, threshold 0.05)."""
+    done = detect(str(runs["reciter"][0]), "--against", str(runs["solver"][0]), "--json")
+    rows = {row["compared_with"]: row for row in json.loads(done.stdout)["verdicts"]}
+    assert rows["reference"]["verdict"] == "contaminated"
+    done = detect(str(runs["solver"][0]), "--against", str(runs["reciter"][0]), "--json")
+    rows = {row["compared_with"]: row for row in json.loads(done.stdout)["verdicts"]}
+    assert rows["reference"]["verdict"] == "not flagged"
+
+
+def test_detect_judges_answers_again_rather_than_trust_logged_flags(runs, tmp_path):
+    """A submitter who sets every logged ``stale`` flag to false does not hide recitation."""
+    import shutil
+
+    doctored = tmp_path / "doctored"
+    shutil.copytree(runs["reciter"][0], doctored)
+    for path in doctored.rglob("samples_*.jsonl"):
+        lines = []
+        for line in path.read_text().splitlines():
+            sample = json.loads(line)
+            sample["filtered_resps"] = [[json.dumps({**json.loads(item), "stale": False})
+                                         for item in sample["filtered_resps"][0]]]
+            lines.append(json.dumps(sample))
+        path.write_text("\n".join(lines) + "\n")
+    (row,) = json.loads(detect(str(doctored), "--json").stdout)["verdicts"]
+    assert row["verdict"] == "contaminated"
+
+
+def test_verify_recomputes_the_flags(runs, tmp_path, small_data):
+    """A run verifies with its stale and decoy flags; a copy with the flags cleared does not."""
+    import shutil
+
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(runs["reciter"][0]),
+                           "--data-dir", small_data], capture_output=True, text=True)
+    assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    doctored = tmp_path / "cleared"
+    shutil.copytree(runs["reciter"][0], doctored)
+    for path in doctored.rglob("samples_*.jsonl"):
+        samples = [json.loads(line) for line in path.read_text().splitlines()]
+        for sample in samples:
+            sample["filtered_resps"] = [[json.dumps({**json.loads(item), "stale": False})
+                                         for item in sample["filtered_resps"][0]]]
+        path.write_text("".join(json.dumps(sample) + "\n" for sample in samples))
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(doctored), "--data-dir",
+                           small_data], capture_output=True, text=True)
+    assert done.returncode != 0 and "filtered_resps differ from what scoring its resps gives" in done.stdout
+
+
+def test_detect_without_logged_samples_says_so(tmp_path):
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "results_2026.json").write_text(json.dumps(
+        {"results": {"cruxeval_fuvio": {"pass@1,sandbox": 0.5}}, "configs": {}, "model_name": "m"}))
+    done = detect(str(tmp_path))
+    assert done.returncode == 2
+    assert "--log_samples" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_hostile_answers_cannot_set_their_own_flags():
+    """The flags are comparisons made outside the sandbox on the values it returns: text that looks
+    like a flag, a call of f or code that is no value never counts as the published answer."""
+    from dynbench_tasks.benchmarks.cruxeval import score_generations
+
+    answers = ["'a'", "'c'", "'b'", "'a\", \"stale\": true, \"x\": \"'", "f('x')", "__import__('os').getcwd()",
+               "''.join(['a'])", "'a' if True else 'b'"]
+    (row,) = score_generations([answers], ["'b'"], ["'x'"], "paper", 3.0, "hostile",
+                               [{"stale": "'a'", "decoy": "'c'"}])
+    samples = [json.loads(sample) for sample in row]
+    assert [s["stale"] for s in samples] == [True, False, False, False, False, False, True, True]
+    assert [s["decoy"] for s in samples] == [False, True, False, False, False, False, False, False]
+    assert samples[2]["status"] == "passed" and samples[4]["status"] == "calls_f"
+    assert all(set(s) <= {"answer", "status", "detail", "stale", "decoy"} for s in samples)
