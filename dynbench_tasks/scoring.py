@@ -15,7 +15,7 @@ PASSED = "passed"
 # the sign, an exit by any route judged as an exit).
 JUDGING_RULES = 2
 # Per sample, on documents whose answer changed: it wrote the published answer (stale), or the output
-# of the same program on a sibling input (decoy, the control); docs/contamination.md.
+# of the same program on another small change of the shown input (decoy, the control); docs/detect.md.
 RECITATION_METRICS = ("stale", "decoy")
 
 

@@ -43,7 +43,7 @@ class MutationResult:
     edit: str | None = None  # NewOutput's edit of the program, e.g. "line 3: 5 -> 6"
     new_answers: list | None = None  # NewOutput: the edited program's answer on each scored input
     changed_answers: list[str] = field(default_factory=list)  # "output", "input": whose answer is not the published
-    decoy_output: str | None = None  # NewInput: the output on a sibling of the new input (the stale answer's control)
+    decoy_output: str | None = None  # NewInput: the stale answer's control (docs/detect.md)
 
     def record(self) -> dict:
         """The ``mutation`` entry written beside each program."""

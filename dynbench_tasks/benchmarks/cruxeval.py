@@ -265,7 +265,8 @@ def score_generations(generations: list[list[str]], outputs: list[str], inputs: 
 def recited_answers(doc: dict) -> dict[str, str]:
     """The outputs a sample of ``doc`` is checked against besides its answer: the published output
     where the answer changed (``stale``: written by a model that recites it), and where the input
-    changed, the output on a sibling input (``decoy``: the control an honest model hits as often)."""
+    changed, the output on another small change of the shown input (``decoy``: the control an honest
+    model hits as often)."""
     from mutators.input_choice import same_literal
 
     others = {}

@@ -3,9 +3,9 @@
 On a CRUXEval output task whose problems have new inputs (newinput, fuvi, fuvio), a model that still
 writes a problem's *published* output is reciting it: that output is no answer to the call it was
 shown. Each logged answer is judged again (in the sandbox, against the logged document) for whether
-it wrote the published output (``stale``) or a decoy: the same program's output on a sibling of the
-shown input, drawn by the same seed (the control: an honest model that has no memory of the published
-output writes one no more often than the other). Documents are the unit; runs of one model pool,
+it wrote the published output (``stale``) or a decoy: the same program's output on another small
+change of the shown input, drawn by the same seed (the control: an honest model that has no memory of
+the published output writes one no more often than the other). Documents are the unit; runs of one model pool,
 each problem counted once (:mod:`.verdict`). Where the input did not change (newoutput, fuvo), a
 stale answer may be an overlooked edit, so only the rate is shown, and a verdict comes only from a
 paired comparison with a reference model's runs (``--against``).

@@ -1,8 +1,9 @@
 """Does a model recite a benchmark's published answers? One verdict per model and benchmark.
 
 A rewritten problem has a new answer, yet a model may still write the published one, by recitation or by chance
-(a program can map many inputs to one output). The control is the decoy, the program's answer on a sibling input
-drawn from the same seed: a model with no memory of the published answer writes it as often. An exact one-sided
+(a program can map many inputs to one output). The control is the decoy, the program's answer on another small
+change of the shown input (mutators/input_choice.py): a model with no memory of the published answer writes it as
+often. An exact one-sided
 sign test on which way documents lean assumes nothing about their difficulty, correlated samples or spread rates.
 Seeds pool by problem first: a problem's samples share its program whatever the seed; only problems are independent."""
 
@@ -28,7 +29,7 @@ class Unit:
     problem: str
     samples: int
     stale: int  # samples that wrote the published answer
-    decoy: int  # samples that wrote the answer to the sibling input
+    decoy: int  # samples that wrote the decoy
 
     @property
     def stale_rate(self) -> float:
