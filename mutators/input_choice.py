@@ -344,7 +344,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
     both hash seeds. The published input and the decoy's input are then both one small change away
     from the input a model is shown, so a model that misreads the shown input, or guesses, lands on
     either as often; one that remembers the published output writes it more often (the verdict of
-    ``dynbench detect``, docs/contamination.md). A published output that is trivial or can be copied
+    ``dynbench detect``, docs/detect.md). A published output that is trivial or can be copied
     from the shown call gets no decoy (its stale answers prove nothing)."""
     first, second = sandboxes
     jobs = []

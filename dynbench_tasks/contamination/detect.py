@@ -69,7 +69,7 @@ def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], int]:
         scored = score_generations([answers for answers, _, _ in rows], [shown[0] for _, shown, _ in rows],
                                    [shown[1] for _, shown, _ in rows], prompt, timeout, f"detect {run.task}",
                                    [others for _, _, others in rows])
-    except (ValueError, SyntaxError):  # a logged output that is no literal: not a document we built
+    except (ValueError, SyntaxError, RecursionError, MemoryError):  # a logged output that is no literal: not ours
         return [], [], unreadable + len(rows)
     with_decoy, stale_only = [], []
     for (_, shown, others), row in zip(rows, scored, strict=True):
