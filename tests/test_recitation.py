@@ -120,6 +120,33 @@ def test_verify_recomputes_the_flags(runs, tmp_path, small_data):
     assert done.returncode != 0 and "filtered_resps differ from what scoring its resps gives" in done.stdout
 
 
+def test_verify_accepts_a_run_judged_before_the_flags(runs, tmp_path, small_data):
+    """A run made before stale and decoy were recorded (no flags, no such metrics) still verifies."""
+    import shutil
+
+    legacy = tmp_path / "legacy"
+    shutil.copytree(runs["solver"][0], legacy)
+    for path in legacy.rglob("samples_*.jsonl"):
+        samples = [json.loads(line) for line in path.read_text().splitlines()]
+        for sample in samples:
+            sample["filtered_resps"] = [[json.dumps({k: v for k, v in json.loads(item).items()
+                                                     if k not in ("stale", "decoy")})
+                                         for item in sample["filtered_resps"][0]]]
+            sample["metrics"] = [m for m in sample["metrics"] if m not in ("stale", "decoy")]
+            sample.pop("stale", None)
+            sample.pop("decoy", None)
+        path.write_text("".join(json.dumps(sample) + "\n" for sample in samples))
+    for path in legacy.rglob("results_*.json"):
+        results = json.loads(path.read_text())
+        for metrics in results["results"].values():
+            for key in [k for k in metrics if k.startswith(("stale", "decoy"))]:
+                del metrics[key]
+        path.write_text(json.dumps(results))
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(legacy), "--data-dir",
+                           small_data], capture_output=True, text=True)
+    assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
 def test_detect_without_logged_samples_says_so(tmp_path):
     (tmp_path / "model").mkdir()
     (tmp_path / "model" / "results_2026.json").write_text(json.dumps(
