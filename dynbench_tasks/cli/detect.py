@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     evidence = gather(load_named_runs(args))
     if not evidence:
         raise DataError("no logged samples of a CRUXEval output task with new answers (newinput, fuvi, fuvio, "
-                        "newoutput, fuvo) in " + ", ".join(args.run_dirs) + ": run lm_eval with --log_samples")
+                        "newoutput) in " + ", ".join(args.run_dirs) + ": run lm_eval with --log_samples")
     found = [(key, verdict, "decoy") for key, verdict in sorted(verdicts(evidence).items())]
     if args.against:
         reference = gather(load_runs(args.against))

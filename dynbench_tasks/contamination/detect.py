@@ -6,7 +6,7 @@ shown. Each logged answer is judged again (in the sandbox, against the logged do
 it wrote the published output (``stale``) or a decoy: the same program's output on another small
 change of the shown input, drawn by the same seed (the control: an honest model that has no memory of
 the published output writes one no more often than the other). Documents are the unit; runs of one model pool,
-each problem counted once (:mod:`.verdict`). Where the input did not change (newoutput, fuvo), a
+each problem counted once (:mod:`.verdict`). Where the input did not change (newoutput), a
 stale answer may be an overlooked edit, so only the rate is shown, and a verdict comes only from a
 paired comparison with a reference model's runs (``--against``).
 """
