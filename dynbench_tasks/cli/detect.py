@@ -37,8 +37,7 @@ def _row(model: str, benchmark: str, verdict, evidence, compared: str) -> dict:
             "control_documents": verdict.decoy_documents, "excess": verdict.excess,
             "interval": list(verdict.interval), "documents_needed": verdict.needed, "tasks": sorted(evidence.tasks),
             "stale_only_documents": len(evidence.stale_only),
-            "stale_only_rate": (sum(u.stale for u in evidence.stale_only) / max(1, sum(u.samples for u in
-                                                                                  evidence.stale_only))),
+            "stale_only_rate": evidence.stale_only_counts[0] / max(1, evidence.stale_only_counts[1]),
             "unjudged_documents": evidence.unreadable}
 
 
@@ -69,8 +68,7 @@ def run(args: argparse.Namespace) -> int:
                        + (" (against the reference runs)" if compared == "reference" else "")))
         stale_only = evidence[(model, benchmark)].stale_only
         if compared == "decoy" and stale_only:
-            stale = sum(unit.stale for unit in stale_only)
-            samples = sum(unit.samples for unit in stale_only)
+            stale, samples = evidence[(model, benchmark)].stale_only_counts
             print(one_line(f"{model}: {benchmark}: {stale} of {samples} samples wrote the published output on "
                            f"{len(stale_only)} documents without a decoy (the input did not change, the published "
                            "output is trivial or an argument of the call, or no neighbour input qualified): "

@@ -35,12 +35,23 @@ class Evidence:
     tasks: set[str] = field(default_factory=set)
     unreadable: int = 0  # logged documents left out: no answers or no document to judge them against
 
+    @property
+    def stale_only_counts(self) -> tuple[int, int]:
+        """(samples that wrote the published output, samples) over the documents without a decoy."""
+        return sum(unit.stale for unit in self.stale_only), sum(unit.samples for unit in self.stale_only)
+
 
 def _settings(run: TaskRun) -> tuple[str, float]:
+    """The prompt and timeout the run recorded, where they are ones a task takes; else the defaults."""
+    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.settings import MAX_TIMEOUT
+
+    spec = BENCHMARKS[BENCHMARK]
     recorded = run.metadata.get("dynbench") if isinstance(run.metadata.get("dynbench"), dict) else {}
-    prompt = recorded.get("prompt") if recorded.get("prompt") in ("paper", "harness") else "paper"
+    prompt = recorded.get("prompt") if recorded.get("prompt") in spec.prompts else spec.prompts[0]
     timeout = recorded.get("timeout")
-    return prompt, float(timeout) if isinstance(timeout, (int, float)) and 0 < timeout <= 60 else 3.0
+    valid = isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and 0 < timeout <= MAX_TIMEOUT
+    return prompt, float(timeout) if valid else spec.default_timeout
 
 
 def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], int]:
@@ -96,13 +107,19 @@ def gather(runs: list[TaskRun]) -> dict[tuple[str, str], Evidence]:
     return {key: evidence for key, evidence in found.items() if evidence.tasks}
 
 
+def _thresholds(evidence: dict[tuple[str, str], Evidence]) -> dict[str, float]:
+    """Each model's threshold: ALPHA shared out over the benchmarks tested together for it."""
+    benchmarks: dict[str, int] = defaultdict(int)
+    for model, _ in evidence:
+        benchmarks[model] += 1
+    return {model: threshold(count) for model, count in benchmarks.items()}
+
+
 def verdicts(evidence: dict[tuple[str, str], Evidence]) -> dict[tuple[str, str], Verdict]:
     """Each model's verdict per benchmark, at the threshold that keeps its false alarms at or below
     ALPHA across the benchmarks tested together for it."""
-    per_model: dict[str, int] = defaultdict(int)
-    for model, _ in evidence:
-        per_model[model] += 1
-    return {key: judge(found.with_decoy, threshold(per_model[key[0]])) for key, found in evidence.items()}
+    alpha = _thresholds(evidence)
+    return {key: judge(found.with_decoy, alpha[key[0]]) for key, found in evidence.items()}
 
 
 def against(evidence: dict[tuple[str, str], Evidence], reference: dict[tuple[str, str], Evidence]
@@ -112,8 +129,6 @@ def against(evidence: dict[tuple[str, str], Evidence], reference: dict[tuple[str
     base: dict[str, list[Unit]] = defaultdict(list)
     for (_, benchmark), found in reference.items():
         base[benchmark] += found.with_decoy + found.stale_only
-    per_model: dict[str, int] = defaultdict(int)
-    for model, _ in evidence:
-        per_model[model] += 1
-    return {key: paired_against(found.with_decoy + found.stale_only, base[key[1]], threshold(per_model[key[0]]))
+    alpha = _thresholds(evidence)
+    return {key: paired_against(found.with_decoy + found.stale_only, base[key[1]], alpha[key[0]])
             for key, found in evidence.items() if base[key[1]]}
