@@ -19,7 +19,7 @@ from pathlib import Path
 
 from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
 from dynbench_tasks.benchmarks.translation import TranslationBenchmark
-from dynbench_tasks.judge.jdk import find_jdk, judge_classes
+from dynbench_tasks.judge.jdk import JAR, find_jdk, judge_classes
 from dynbench_tasks.judge.pool import COMPILED, JavaJudge, JobResult
 from dynbench_tasks.locations import data_locations
 
@@ -36,7 +36,8 @@ def naive(benchmark: TranslationBenchmark, items: list[tuple[str, dict]], second
                 Path(folder, path).parent.mkdir(parents=True, exist_ok=True)
                 Path(folder, path).write_text(text)
             sources = [str(Path(folder, path)) for path in job.sources]
-            compiled = subprocess.run([javac, "-cp", str(judge_classes()), "-d", folder, *sources], capture_output=True)
+            compiled = subprocess.run([javac, "-cp", str(judge_classes() / JAR), "-d", folder, *sources],
+                                      capture_output=True)
             if compiled.returncode != 0:
                 continue
             classes = {str(p.relative_to(folder).with_suffix("")).replace("/", "."): p.read_bytes()

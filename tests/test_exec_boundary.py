@@ -14,7 +14,6 @@ import pytest
 from test_hostile import CODENET_ID, CODENET_JAVA, python_through_java
 
 from dynbench_tasks.benchmarks import BENCHMARKS
-from dynbench_tasks.judge.jdk import find_jdk
 from dynbench_tasks.judge.jobs import program_job
 from dynbench_tasks.judge.pool import JavaJudge
 from dynbench_tasks.locations import data_locations
@@ -243,7 +242,7 @@ def test_a_judged_java_program_sees_no_program_but_the_jdk_and_can_write_nothing
     from mutators.execution.isolation import BUBBLEWRAP, isolation
 
     assert isolation().kind == BUBBLEWRAP, isolation().describe()
-    java_home = os.path.dirname(os.path.dirname(os.path.realpath(find_jdk()[0])))
+    java_home = _runner_home_as_seen(judge)
     result = judge.run([program_job(LOOK_AROUND, "0", [b""], 60_000)])[0]
     assert result.status == 0, result.diagnostics
     lines = result.runs[0].stdout.decode().splitlines()
@@ -253,6 +252,18 @@ def test_a_judged_java_program_sees_no_program_but_the_jdk_and_can_write_nothing
     assert programs <= {f"{java_home}/bin/java", f"{java_home}/lib/jspawnhelper", f"{java_home}/lib/jexec"}, programs
     assert f"{java_home}/bin/java" in programs
     assert [line for line in lines if not line.startswith("program ")] == ["done 42"], lines
+
+
+def _runner_home_as_seen(judge) -> str:
+    """The home of the java that runs judged programs (the JDK's, or the runtime linked for the runner),
+    where the sandbox shows it."""
+    from dynbench_tasks.judge.jdk import sandbox_mounts
+    from dynbench_tasks.judge.pool import RUNNER
+    from mutators.execution.isolation import inside, sandbox_paths
+
+    launch = judge.workers[0].jvm.launches[RUNNER]
+    readable, _ = sandbox_mounts(launch.java)
+    return inside(os.path.dirname(os.path.dirname(launch.java)), sandbox_paths([*readable, launch.judge], system=False))
 
 
 def _codenet_doc(data_dir) -> dict:

@@ -371,7 +371,7 @@ def fetch_reference_values(harnesses: list[str], judge, time_limit_ms: int) -> N
     if missing:
         jobs = [reference_job(harness, f"r{index}", max(time_limit_ms, 10_000)) for index, harness in
                 enumerate(missing)]
-        for harness, result in zip(missing, judge.run(jobs), strict=True):
+        for harness, result in zip(missing, judge.run_together(jobs), strict=True):
             run = result.runs[0] if result.runs else None
             ok = result.status == 0 and run is not None and run.outcome == 0
             _REFERENCES[_key(harness)] = run.records if ok else None

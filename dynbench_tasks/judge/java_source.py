@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 _TOKEN = re.compile(
     r'(?P<textblock>"""[\s\S]*?""")'
@@ -27,8 +28,7 @@ _NOT_RETURN_TYPES = {"new", "return", "throw", "else", "case", "yield"}
 _FENCE = re.compile(r"```[ \t]*([\w+#-]*)[^\n]*\n([\s\S]*?)(?:```|\Z)")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):  # a tuple: the judge tokenizes every source it compiles
     kind: str
     text: str
     start: int
@@ -37,11 +37,8 @@ class Token:
 
 def tokenize(code: str) -> list[Token]:
     """Significant tokens (no whitespace, no comments)."""
-    return [
-        Token(m.lastgroup, m.group(), m.start(), m.end())
-        for m in _TOKEN.finditer(code)
-        if m.lastgroup not in ("space", "comment")
-    ]
+    return [Token(m.lastgroup, m.group(), *m.span()) for m in _TOKEN.finditer(code)
+            if m.lastgroup != "space" and m.lastgroup != "comment"]
 
 
 def code_in_reply(reply: str) -> str | None:
@@ -216,7 +213,9 @@ def exit_redirections(tokens: list[Token], target: str = _EXIT_TARGET) -> list[t
 
 
 def redirect_exits(code: str) -> str:
-    """``code`` with :func:`exit_redirections` applied."""
+    """``code`` with :func:`exit_redirections` applied (none where no token can be ``exit`` or ``halt``)."""
+    if "exit" not in code and "halt" not in code:
+        return code
     return rewrite(code, exit_redirections(tokenize(code)))
 
 

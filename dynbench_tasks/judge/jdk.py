@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +19,7 @@ _SOURCES = Path(__file__).resolve().parent / "java" / "dynbench"  # module dynbe
 # The judge's own classes concatenate strings inline, as CompileServer compiles answers: the default
 # (an invokedynamic bootstrap) costs every fresh JVM milliseconds.
 STARTUP_OPTIONS = ["-XDstringConcat=inline"]
+JAR = "dynbench.jar"
 
 
 def find_jdk() -> tuple[str, str]:
@@ -37,24 +39,29 @@ def find_jdk() -> tuple[str, str]:
 
 
 def judge_classes() -> Path:
-    """The compiled judge (module ``dynbench``, usable on the class path too), built once per judge
-    source and JDK into a world-readable cache folder (the JVMs may run as an unprivileged user)."""
+    """The folder of the compiled judge: :data:`JAR`, module ``dynbench`` (usable on the class path
+    too), built once per judge source and JDK into a world-readable cache folder (the JVMs may run as
+    an unprivileged user); the startup archive (:mod:`judge.startup_archive`) joins it later. A jar,
+    not a folder of classes: a class-data sharing archive can only be made from jars."""
     _, javac = find_jdk()
     sources = sorted(_SOURCES.glob("*.java"))
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + " ".join([javac, *STARTUP_OPTIONS]).encode()
-                            ).hexdigest()[:16]
+    built_with = " ".join([javac, *STARTUP_OPTIONS, JAR]).encode()
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + built_with).hexdigest()[:16]
     folder = Path(tempfile.gettempdir()) / f"dynbench-judge-{os.getuid()}-{digest}"
-    built = all((folder / ("" if source.stem == "module-info" else "dynbench") / f"{source.stem}.class").is_file()
-                for source in sources)
-    if built and folder.stat().st_uid == os.getuid():
+    if (folder / JAR).is_file() and folder.stat().st_uid == os.getuid():
         return folder
     staging = Path(tempfile.mkdtemp(prefix="dynbench-judge-build-"))
-    done = subprocess.run([javac, *STARTUP_OPTIONS, "-d", str(staging), *map(str, sources)], capture_output=True,
-                          text=True)
+    done = subprocess.run([javac, *STARTUP_OPTIONS, "-d", str(staging / "classes"), *map(str, sources)],
+                          capture_output=True, text=True)
     if done.returncode != 0:
+        shutil.rmtree(staging, ignore_errors=True)
         raise JdkMissing(f"could not compile the Java judge with {javac}:\n{done.stderr[-2000:]}")
-    for path in [staging, *staging.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
+    with zipfile.ZipFile(staging / JAR, "w") as jar:
+        for path in sorted((staging / "classes").rglob("*.class")):
+            jar.write(path, path.relative_to(staging / "classes").as_posix())
+    shutil.rmtree(staging / "classes")
+    staging.chmod(0o755)
+    (staging / JAR).chmod(0o644)
     try:
         staging.rename(folder)
     except OSError:  # another process built it first

@@ -18,6 +18,7 @@ and reference code never enter a JVM.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -35,7 +36,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from dynbench_tasks.judge.java_source import redirect_exits
-from dynbench_tasks.judge.jdk import find_jdk, judge_classes, sandbox_mounts
+from dynbench_tasks.judge.jdk import JAR, find_jdk, judge_classes, sandbox_mounts
+from dynbench_tasks.judge.runtime_image import runtime_image
+from dynbench_tasks.judge.startup_archive import startup_archive
+from dynbench_tasks.judge.wire import pack_string, runner_request
 from mutators.execution import CLEAN_ENVIRONMENT, UNPRIVILEGED_ID, SandboxUnavailable, WorkerPool
 from mutators.execution.isolation import BUBBLEWRAP, bubblewrap_launch, inside, isolation, sandbox_paths, unprivileged
 
@@ -51,18 +55,46 @@ _PRLIMIT_OPTIONS = [f"--{name}={value}" for name, value in _LIMITS.items()]
 SPARE_JVMS = 1
 _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
 RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
+# Runs the program its test names (its stdin): how programs run together (JudgeWorker.run_together).
+_DISPATCH = "dispatch"
+_DISPATCH_JOB_SOURCE = """package dynbench.together;
+
+public class Dispatch {
+    public static void main(String[] args) throws Throwable {
+        String program = new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        java.lang.reflect.Method main = Class.forName(program).getMethod("main", String[].class);
+        main.setAccessible(true);
+        try {
+            main.invoke(null, (Object) args);
+        } catch (java.lang.reflect.InvocationTargetException thrown) {
+            throw thrown.getCause();
+        }
+    }
+}
+"""
 
 
-def _entry(main: str, classes: str) -> list[str]:
-    """The java arguments that start ``main`` from ``classes``: the runner as module ``dynbench``,
-    whose package a judged program (in an unnamed module) cannot open by reflection, with the Java SE
-    modules programs may use (not ``jdk.unsupported``: no ``sun.misc.Unsafe``, which would reach past
-    the module boundary); the compiler from the class path, where javac finds what programs call."""
-    if main == RUNNER:
-        # java.lang opened to the runner's module alone, which reads the registered shutdown hooks
-        return ["-p", classes, "--add-modules", "java.se", "--add-opens", "java.base/java.lang=dynbench",
-                "-m", f"dynbench/{main}"]
-    return ["-cp", classes, main]
+@dataclass(frozen=True)
+class _Launch:
+    """How one kind of judge JVM starts, in real paths: its ``java``, the judge's folder it reads, the
+    judge's jar where ``java`` is not the runtime linked with it, and the startup archive, if any."""
+
+    main: str
+    java: str
+    judge: str
+    jar: str | None
+    archive: str | None = None
+
+    def argv(self, flags: Sequence[str], seen: Callable[[str], str] = str) -> list[str]:
+        """The command line, each path as the JVM sees it (``seen``): the runner as module ``dynbench``,
+        whose package a judged program (in an unnamed module) cannot open by reflection; the compiler
+        from the class path, where javac finds what programs call."""
+        archive = [f"-XX:SharedArchiveFile={seen(self.archive)}"] if self.archive else []
+        if self.main == RUNNER:
+            # java.lang opened to the runner's module alone, which reads the registered shutdown hooks
+            return [seen(self.java), *flags, *archive, *(["-p", seen(self.jar)] if self.jar else []),
+                    "--add-opens", "java.base/java.lang=dynbench", "-m", f"dynbench/{self.main}"]
+        return [seen(self.java), *flags, *archive, "-cp", seen(self.jar), self.main]
 
 
 @dataclass
@@ -77,6 +109,10 @@ class JavaJob:
     # runner ends the JVM of a test whose program registered one for real. TransCoder's harness, judged by
     # the values it recorded, keeps its JVM.
     runs_shutdown_hooks: bool = False
+
+
+_DISPATCH_JOB = JavaJob("dynbench.together", "dynbench.together.Dispatch",
+                        {"dynbench/together/Dispatch.java": _DISPATCH_JOB_SOURCE}, [])
 
 
 @dataclass
@@ -94,14 +130,6 @@ class JobResult:
     status: int
     diagnostics: str = ""
     runs: list[TestRun] = field(default_factory=list)
-
-
-def _pack(data: bytes) -> bytes:
-    return struct.pack(">i", len(data)) + data
-
-
-def _pack_string(text: str) -> bytes:
-    return _pack(text.encode("utf-8"))
 
 
 class _Reader:
@@ -130,14 +158,22 @@ class _Jvm:
     """How judge JVMs start here: inside bubblewrap's mount whitelist, or with process limits as ``nobody``."""
 
     def __init__(self, heap_mb: int, hidden: Sequence[str]) -> None:
-        self.java = os.path.realpath(find_jdk()[0])
+        java, javac = find_jdk()
+        java = os.path.realpath(java)
+        judge = judge_classes()
+        jar = str(judge / JAR)
         self.hidden = list(hidden)
-        self.classes = str(judge_classes())
         self.heap_mb = heap_mb
+        on_the_jdk = _Launch(RUNNER, java, str(judge), jar)
+        linked = runtime_image(java, judge, on_the_jdk.argv([])[1:])
+        runner = _Launch(RUNNER, str(linked), str(judge), None) if linked else on_the_jdk
+        archive = startup_archive(runner.java, javac, judge, self._flags(), runner.argv([])[1:])
+        self.launches = {COMPILER: _Launch(COMPILER, java, str(judge), jar),
+                         RUNNER: dataclasses.replace(runner, archive=archive and str(archive))}
         self.isolated = isolation().kind == BUBBLEWRAP
         self.limited = shutil.which("prlimit") is not None
         if self.isolated:
-            why = _fails_in_whitelist(self.java, self.classes, self.limited)
+            why = _fails_in_whitelist(tuple(self.launches.values()), self.limited)
             if why:
                 raise SandboxUnavailable(f"a JVM cannot start in the Java sandbox ({why}); DYNBENCH_ISOLATION=rlimits "
                                          "runs Java without bubblewrap and its whitelist")
@@ -146,10 +182,10 @@ class _Jvm:
         """A JVM running ``main``, with pipes to its stdin and stdout and ``pass_fds`` open in it; and a
         folder to remove once it ends (its scratch folder, or the staging folder of its sandbox), if
         any. A JVM whose limits could not be set is returned ended."""
-        flags = [f"-Xmx{self.heap_mb}m", *_JVM_FLAGS]
+        flags = self._flags()
         if self.isolated:
-            process, staging, _ = _start_whitelisted(self.java, self.classes, flags, main, self.hidden,
-                                                     self.limited, pass_fds=pass_fds)
+            process, staging, _ = _start_whitelisted(self.launches[main], flags, self.hidden, self.limited,
+                                                     pass_fds=pass_fds)
             return process, staging
         workdir = tempfile.mkdtemp(prefix="dynbench-java-")
         privileges = {}
@@ -158,33 +194,36 @@ class _Jvm:
             privileges = {"user": UNPRIVILEGED_ID, "group": UNPRIVILEGED_ID, "extra_groups": []}
         flags[-1] = f"-Djava.io.tmpdir={workdir}"
         limits = ["prlimit", *_PRLIMIT_OPTIONS, "--"] if self.limited else []
-        process = subprocess.Popen([*limits, self.java, *flags, *_entry(main, self.classes)], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=workdir,
-                                   env={**CLEAN_ENVIRONMENT, "HOME": workdir}, start_new_session=True,
+        process = subprocess.Popen([*limits, *self.launches[main].argv(flags)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   cwd=workdir, env={**CLEAN_ENVIRONMENT, "HOME": workdir}, start_new_session=True,
                                    pass_fds=pass_fds, **privileges)
         return process, workdir
 
+    def _flags(self) -> list[str]:
+        return [f"-Xmx{self.heap_mb}m", *_JVM_FLAGS]
 
-def _start_whitelisted(java: str, classes: str, flags: list[str], main: str, hidden: Sequence[str] = (),
-                       limited: bool = True, stderr=subprocess.DEVNULL, pass_fds: tuple[int, ...] = ()
+
+def _start_whitelisted(launch: _Launch, flags: list[str], hidden: Sequence[str] = (), limited: bool = True,
+                       stderr=subprocess.DEVNULL, pass_fds: tuple[int, ...] = ()
                        ) -> tuple[subprocess.Popen, str | None, str]:
-    """``java`` running the judge's ``main`` from ``classes``, in the sandbox that holds only what the
-    JDK needs (:func:`jdk.sandbox_mounts`) and those classes: (the process, its staging folder, and
-    why it was stopped, "" if it was not). Its process limits are set from here once bubblewrap has
-    made the sandbox's namespaces (prlimit is not in the sandbox; set before, the limit on processes
-    would count every process of that user on this machine, not the sandbox's)."""
-    readable, libraries = sandbox_mounts(java)
-    paths = sandbox_paths([*readable, classes], system=False)
+    """The JVM ``launch`` starts, in the sandbox that holds only what its ``java`` needs
+    (:func:`jdk.sandbox_mounts`) and the judge's folder: (the process, its staging folder, and why it
+    was stopped, "" if it was not). Its process limits are set from here once bubblewrap has made the
+    sandbox's namespaces (prlimit is not in the sandbox; set before, the limit on processes would count
+    every process of that user on this machine, not the sandbox's)."""
+    readable, libraries = sandbox_mounts(launch.java)
+    paths = sandbox_paths([*readable, launch.judge], system=False)
     info, info_for_bubblewrap = os.pipe()
-    launch = bubblewrap_launch([java, *flags, *_entry(main, inside(classes, paths))], paths, hidden,
-                               whitelist=libraries, info_fd=info_for_bubblewrap)
+    sandbox = bubblewrap_launch(launch.argv(flags, lambda path: inside(path, paths)), paths, hidden,
+                                whitelist=libraries, info_fd=info_for_bubblewrap)
     try:
-        process = subprocess.Popen(launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        process = subprocess.Popen(sandbox.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                                    env=CLEAN_ENVIRONMENT, start_new_session=True,
                                    pass_fds=(info_for_bubblewrap, *pass_fds))
     except OSError:
         os.close(info)
-        launch.cleanup()
+        sandbox.cleanup()
         raise
     finally:
         os.close(info_for_bubblewrap)
@@ -194,8 +233,8 @@ def _start_whitelisted(java: str, classes: str, flags: list[str], main: str, hid
             _set_limits(pid)
     except (ValueError, KeyError, TypeError, OSError, subprocess.SubprocessError) as error:
         _stop(process, None)
-        return process, launch.staging, f"its limits could not be set ({type(error).__name__})"
-    return process, launch.staging, ""
+        return process, sandbox.staging, f"its limits could not be set ({type(error).__name__})"
+    return process, sandbox.staging, ""
 
 
 def _set_limits(pid: int) -> None:
@@ -224,14 +263,13 @@ def _read_all(descriptor: int, seconds: float) -> bytes:
 
 
 @lru_cache(maxsize=4)
-def _fails_in_whitelist(java: str, classes: str, limited: bool) -> str:
+def _fails_in_whitelist(launches: tuple[_Launch, ...], limited: bool) -> str:
     """"" when a compiler and a runner JVM start in the whitelist, take their limits and end as asked,
     else what went wrong: a library missing from the whitelist shows here, once, and not as a compile
     or runtime error of every answer."""
-    for main in (COMPILER, RUNNER):
+    for launch in launches:
         try:
-            process, staging, why = _start_whitelisted(java, classes, _JVM_FLAGS, main, limited=limited,
-                                                       stderr=subprocess.PIPE)
+            process, staging, why = _start_whitelisted(launch, _JVM_FLAGS, limited=limited, stderr=subprocess.PIPE)
         except OSError as error:  # also when ldd cannot list the libraries
             return f"{type(error).__name__}: {error}"
         try:
@@ -278,9 +316,9 @@ class JudgeWorker:
         request = io.BytesIO()
         request.write(struct.pack(">i", len(jobs)))
         for key, job in jobs:
-            request.write(_pack_string(key) + _pack_string(job.package) + struct.pack(">i", len(job.sources)))
+            request.write(pack_string(key) + pack_string(job.package) + struct.pack(">i", len(job.sources)))
             for path, text in job.sources.items():
-                request.write(_pack_string(path) + _pack_string(redirect_exits(text)))
+                request.write(pack_string(path) + pack_string(redirect_exits(text)))
         timer = threading.Timer(_STARTUP_SECONDS + 10.0 * len(jobs), self.close)
         timer.start()
         answers = {}
@@ -347,17 +385,9 @@ class JudgeWorker:
         runs: list[TestRun] = []
         stops = False
         try:
-            request = io.BytesIO()
-            request.write(_pack_string("" if recorder is None else f"/proc/self/fd/{recorder}"))
-            request.write(_pack_string(job.main_class))
-            request.write(struct.pack(">i", len(classes)))
-            for name, data in classes.items():
-                request.write(_pack_string(name) + _pack(data))
-            request.write(struct.pack(">?iii", job.runs_shutdown_hooks, job.time_limit_ms, job.output_cap,
-                                      len(tests)))
-            for data in tests:
-                request.write(_pack(data))
-            process.stdin.write(request.getvalue())
+            process.stdin.write(runner_request("" if recorder is None else f"/proc/self/fd/{recorder}",
+                                               job.main_class, classes, job.runs_shutdown_hooks, job.time_limit_ms,
+                                               job.output_cap, tests))
             process.stdin.close()
             reader = _Reader(process.stdout)
             while len(runs) < len(tests) and not stops:
@@ -387,6 +417,26 @@ class JudgeWorker:
         size = min(max(0, struct.unpack(">i", os.pread(recorder, 4, 0))[0]), cap)
         return TestRun(EXITED, returncode, "", os.pread(recorder, size, 4), 0)
 
+    def run_together(self, jobs: list[tuple[str, JavaJob]]) -> list[JobResult]:
+        """Trusted programs with one test and no input each, as the tests of one program (see
+        :meth:`JavaJudge.run_together`): after a test that ended or stopped its JVM, the rest go on
+        in a fresh one."""
+        compiled = self.compile([*jobs, (_DISPATCH, _DISPATCH_JOB)])
+        _, _, classes = compiled.pop(_DISPATCH)
+        ready = [(key, job) for key, job in jobs if compiled[key][0] == COMPILED]
+        for key, _ in ready:
+            classes = {**classes, **compiled[key][2]}
+        together = JavaJob(_DISPATCH_JOB.package, _DISPATCH_JOB.main_class, {},
+                           [job.main_class.encode() for _, job in ready],
+                           max((job.time_limit_ms for _, job in ready), default=0),
+                           max((job.output_cap for _, job in ready), default=0))
+        runs: list[TestRun] = []
+        while len(runs) < len(together.tests):
+            runs += self._execute_in_one_jvm(together, classes, together.tests[len(runs):])[0]
+        ran = dict(zip((key for key, _ in ready), runs, strict=True))
+        return [JobResult(COMPILED, "", [ran[key]]) if key in ran else JobResult(*compiled[key][:2])
+                for key, _ in jobs]
+
     def judge(self, jobs: list[tuple[str, JavaJob]]) -> list[JobResult]:
         compiled = self.compile(jobs)
         results = []
@@ -409,3 +459,12 @@ class JavaJudge(WorkerPool):
     def run(self, jobs: Sequence[JavaJob], progress: Callable[[int], None] | None = None) -> list[JobResult]:
         keyed = [(str(i), job) for i, job in enumerate(jobs)]
         return self.map(lambda worker, batch: worker.judge(batch), keyed, progress)
+
+    def run_together(self, jobs: Sequence[JavaJob]) -> list[JobResult]:
+        """:meth:`run` for trusted programs only (a benchmark's own code, never an answer), each with one
+        test and no input: a batch of them shares a JVM, each in a class loader of its own, as the tests
+        of one program do, so that it costs one JVM start and not one each."""
+        if any(job.tests != [b""] for job in jobs):
+            raise ValueError("only programs with one test and no input run together")
+        keyed = [(str(i), job) for i, job in enumerate(jobs)]
+        return self.map(lambda worker, batch: worker.run_together(batch), keyed)

@@ -1,0 +1,71 @@
+"""The judge's class-data sharing archive: every judged program's fresh JVM maps the classes a
+typical program and the runner load, already parsed and verified, instead of loading them one by one
+(TransCoder's references: see ``scripts/bench_judge.py``).
+
+It is made once per judge build (JDK and judge sources), beside the judge's jar, by trusted runs
+outside the sandbox: the runner runs the training program ``java/training/Training.java`` and lists
+every class it loads, then ``java -Xshare:dump`` stores them. A judged program can read the archive
+(it maps it) but not write it; it holds JDK and runner classes only. A JVM that cannot map it starts
+without it (``-Xshare:auto``), and a machine where it cannot be made judges without it, only slower.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from dynbench_tasks.judge.jdk import JAR
+from dynbench_tasks.judge.wire import runner_request
+
+_TRAINING = Path(__file__).resolve().parent / "java" / "training" / "Training.java"
+_SECONDS = 120
+_OWN_PACKAGES = ("dynbench/", "training/")
+_log = logging.getLogger(__name__)
+
+
+def startup_archive(java: str, javac: str, folder: Path, flags: Sequence[str], entry: Sequence[str]) -> Path | None:
+    """The archive in the judge's ``folder`` for runner JVMs started as ``java *flags *entry`` (one per
+    ``java`` and flags: a JVM ignores an archive made by another), made now if it is missing; None
+    where it cannot be made."""
+    archive = folder / f"dynbench-{hashlib.sha256(' '.join([java, *flags]).encode()).hexdigest()[:12]}.jsa"
+    if archive.is_file():
+        return archive
+    with tempfile.TemporaryDirectory(prefix="dynbench-archive-", dir=folder) as scratch:
+        try:
+            _make(java, javac, folder / JAR, Path(scratch), list(flags), list(entry), archive)
+        except (OSError, subprocess.SubprocessError, ValueError) as error:
+            _log.warning("judge JVMs start without a class-data sharing archive (%s: %s), only slower",
+                         type(error).__name__, str(error)[-300:])
+            return None
+    return archive
+
+
+def _make(java: str, javac: str, jar: Path, scratch: Path, flags: list[str], entry: list[str], archive: Path) -> None:
+    compiled = scratch / "classes"
+    _run([javac, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)])
+    classes = {str(path.relative_to(compiled).with_suffix("")).replace(os.sep, "."): path.read_bytes()
+               for path in compiled.rglob("*.class")}
+    request = runner_request("", "training.Training", classes, False, _SECONDS * 1000, 1 << 20, [b"5 12\n"])
+    loaded = scratch / "loaded.lst"
+    _run([java, *flags, f"-XX:DumpLoadedClassList={loaded}", *entry], request)
+    # The JDK's classes only: an archive that holds a jar's classes is valid only where that jar lies at the
+    # same path, and the sandbox shows the judge's folder elsewhere.
+    class_list = scratch / "classes.lst"
+    class_list.write_text("".join(line for line in loaded.read_text().splitlines(keepends=True)
+                                  if not line.startswith(_OWN_PACKAGES)))
+    staged = scratch / archive.name
+    _run([java, *flags, "-Xshare:dump", f"-XX:SharedClassListFile={class_list}", f"-XX:SharedArchiveFile={staged}"])
+    staged.chmod(0o644)
+    os.replace(staged, archive)
+
+
+def _run(argv: list[str], stdin: bytes = b"") -> None:
+    done = subprocess.run(argv, input=stdin, capture_output=True, timeout=_SECONDS)
+    if done.returncode != 0:
+        raise ValueError(f"{Path(argv[0]).name} exited with {done.returncode}: "
+                         f"{done.stderr.decode('utf-8', 'replace').strip()[-300:]}")
