@@ -55,6 +55,7 @@ _PRLIMIT_OPTIONS = [f"--{name}={value}" for name, value in _LIMITS.items()]
 SPARE_JVMS = 1
 _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
 RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
+_BUILDING = threading.Lock()
 # Runs the program its test names (its stdin): how programs run together (JudgeWorker.run_together).
 _DISPATCH = "dispatch"
 _DISPATCH_JOB_SOURCE = """package dynbench.together;
@@ -165,9 +166,10 @@ class _Jvm:
         self.hidden = list(hidden)
         self.heap_mb = heap_mb
         on_the_jdk = _Launch(RUNNER, java, str(judge), jar)
-        linked = runtime_image(java, judge, on_the_jdk.argv([])[1:])
-        runner = _Launch(RUNNER, str(linked), str(judge), None) if linked else on_the_jdk
-        archive = startup_archive(runner.java, javac, judge, self._flags(), runner.argv([])[1:])
+        with _BUILDING:  # a pool starts its workers together: one of them builds, the others wait for it
+            linked = runtime_image(java, judge, on_the_jdk.argv([])[1:])
+            runner = _Launch(RUNNER, str(linked), str(judge), None) if linked else on_the_jdk
+            archive = startup_archive(runner.java, javac, judge, self._flags(), runner.argv([])[1:])
         self.launches = {COMPILER: _Launch(COMPILER, java, str(judge), jar),
                          RUNNER: dataclasses.replace(runner, archive=archive and str(archive))}
         self.isolated = isolation().kind == BUBBLEWRAP
