@@ -69,6 +69,16 @@ def judge_classes() -> Path:
     return folder
 
 
+def run_tool(argv: list[str], stdin: bytes = b"", seconds: float = 300) -> str:
+    """What a JDK tool run by the judge's own builds printed (stdout, then stderr); a ValueError
+    naming the tool when it fails."""
+    done = subprocess.run(argv, input=stdin, capture_output=True, timeout=seconds)
+    if done.returncode != 0:
+        raise ValueError(f"{Path(argv[0]).name} exited with {done.returncode}: "
+                         f"{done.stderr.decode('utf-8', 'replace').strip()[-300:]}")
+    return done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace")
+
+
 @lru_cache(maxsize=4)
 def sandbox_mounts(java: str) -> tuple[list[str], dict[str, str]]:
     """What a judge JVM started from ``java`` may read, nothing else: (the JDK's ``lib``, ``conf`` and

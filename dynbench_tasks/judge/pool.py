@@ -427,7 +427,7 @@ class JudgeWorker:
         _, _, classes = compiled.pop(_DISPATCH)
         ready = [(key, job) for key, job in jobs if compiled[key][0] == COMPILED]
         for key, _ in ready:
-            classes = {**classes, **compiled[key][2]}
+            classes.update(compiled[key][2])
         together = JavaJob(_DISPATCH_JOB.package, _DISPATCH_JOB.main_class, {},
                            [job.main_class.encode() for _, job in ready],
                            max((job.time_limit_ms for _, job in ready), default=0),

@@ -19,8 +19,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from dynbench_tasks.judge.jdk import run_tool
+
 IMAGE = "runtime"
-_SECONDS = 300
 _log = logging.getLogger(__name__)
 
 
@@ -40,12 +41,12 @@ def runtime_image(java: str, folder: Path, entry: Sequence[str]) -> Path | None:
     try:
         modules = _resolved_modules(java, entry)
         jar = entry[entry.index("-p") + 1]
-        _run([str(jlink), "--module-path", f"{jmods}{os.pathsep}{jar}", "--add-modules", ",".join(modules),
+        run_tool([str(jlink), "--module-path", f"{jmods}{os.pathsep}{jar}", "--add-modules", ",".join(modules),
               "--output", str(staging / IMAGE), "--strip-debug", "--no-header-files", "--no-man-pages"])
         for tool in (staging / IMAGE / "bin").iterdir():  # java alone: the others would only start a JVM too
             if tool.name != "java":
                 tool.unlink()
-        _run([str(staging / IMAGE / "bin" / "java"), "-Xshare:dump"])  # the image's default archive
+        run_tool([str(staging / IMAGE / "bin" / "java"), "-Xshare:dump"])  # the image's default archive
         for path in [staging, *staging.rglob("*")]:
             if not path.is_symlink():
                 path.chmod(0o755 if path.is_dir() or os.access(path, os.X_OK) else 0o644)
@@ -63,7 +64,7 @@ def runtime_image(java: str, folder: Path, entry: Sequence[str]) -> Path | None:
 
 def _resolved_modules(java: str, entry: Sequence[str]) -> list[str]:
     """The modules a runner JVM started as ``java *entry`` resolves (it ends at once: no request)."""
-    done = _run([java, "--show-module-resolution", *entry])
+    done = run_tool([java, "--show-module-resolution", *entry])
     modules = set()
     for line in done.splitlines():
         words = line.split()
@@ -75,10 +76,3 @@ def _resolved_modules(java: str, entry: Sequence[str]) -> list[str]:
         raise ValueError("the runner's modules could not be read from --show-module-resolution")
     return sorted(modules)
 
-
-def _run(argv: list[str]) -> str:
-    done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=_SECONDS)
-    if done.returncode != 0:
-        raise ValueError(f"{Path(argv[0]).name} exited with {done.returncode}: "
-                         f"{done.stderr.decode('utf-8', 'replace').strip()[-300:]}")
-    return done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace")

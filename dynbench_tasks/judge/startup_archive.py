@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from dynbench_tasks.judge.jdk import JAR
+from dynbench_tasks.judge.jdk import JAR, run_tool
 from dynbench_tasks.judge.wire import runner_request
 
 _TRAINING = Path(__file__).resolve().parent / "java" / "training" / "Training.java"
@@ -47,25 +47,20 @@ def startup_archive(java: str, javac: str, folder: Path, flags: Sequence[str], e
 
 def _make(java: str, javac: str, jar: Path, scratch: Path, flags: list[str], entry: list[str], archive: Path) -> None:
     compiled = scratch / "classes"
-    _run([javac, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)])
+    run_tool([javac, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)], seconds=_SECONDS)
     classes = {str(path.relative_to(compiled).with_suffix("")).replace(os.sep, "."): path.read_bytes()
                for path in compiled.rglob("*.class")}
     request = runner_request("", "training.Training", classes, False, _SECONDS * 1000, 1 << 20, [b"5 12\n"])
     loaded = scratch / "loaded.lst"
-    _run([java, *flags, f"-XX:DumpLoadedClassList={loaded}", *entry], request)
+    run_tool([java, *flags, f"-XX:DumpLoadedClassList={loaded}", *entry], request, _SECONDS)
     # The JDK's classes only: an archive that holds a jar's classes is valid only where that jar lies at the
     # same path, and the sandbox shows the judge's folder elsewhere.
     class_list = scratch / "classes.lst"
     class_list.write_text("".join(line for line in loaded.read_text().splitlines(keepends=True)
                                   if not line.startswith(_OWN_PACKAGES)))
     staged = scratch / archive.name
-    _run([java, *flags, "-Xshare:dump", f"-XX:SharedClassListFile={class_list}", f"-XX:SharedArchiveFile={staged}"])
+    run_tool([java, *flags, "-Xshare:dump", f"-XX:SharedClassListFile={class_list}", f"-XX:SharedArchiveFile={staged}"],
+             seconds=_SECONDS)
     staged.chmod(0o644)
     os.replace(staged, archive)
 
-
-def _run(argv: list[str], stdin: bytes = b"") -> None:
-    done = subprocess.run(argv, input=stdin, capture_output=True, timeout=_SECONDS)
-    if done.returncode != 0:
-        raise ValueError(f"{Path(argv[0]).name} exited with {done.returncode}: "
-                         f"{done.stderr.decode('utf-8', 'replace').strip()[-300:]}")
