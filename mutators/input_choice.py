@@ -10,6 +10,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mutators import batched_calls
+from mutators.batched_calls import PROGRAMS_PER_CHILD
 from mutators.engine import MutationResult, rename_keywords
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newinput import NewInput
@@ -159,9 +161,32 @@ def _task(code: str, tests: CallTests, candidates: Sequence[str], seconds: float
 
 def _each(sandbox, jobs: list[tuple[_Search, list[str]]], seconds: float) -> list[list[dict]]:
     """For each (search, candidates) job, one outcome per candidate, as a child running that candidate
-    alone would report it. A child that did not finish its batch (one candidate crashed it, or ran it
-    out of time or memory) has its candidates run again one per child, so no candidate is judged by
-    what another one did."""
+    alone would report it. Jobs whose programs may share children do (:mod:`mutators.batched_calls`);
+    the others, and those of a child that did not finish, run one job per child, and the candidates
+    of a job whose child did not finish one per child, so no candidate is judged by what another did."""
+    shared = [index for index, (search, _) in enumerate(jobs) if batched_calls.shareable(search.code)]
+    packs = [shared[start : start + PROGRAMS_PER_CHILD] for start in range(0, len(shared), PROGRAMS_PER_CHILD)]
+    tasks = [batched_calls.task([call for i in pack for call in _program_calls(*jobs[i])], seconds) for pack in packs]
+    per_candidate: list[list[dict] | None] = [None] * len(jobs)
+    for pack, outcome in zip(packs, sandbox.run(tasks) if tasks else [], strict=True):
+        runs = batched_calls.results(outcome, sum(len(jobs[i][1]) for i in pack))
+        if runs is not None:
+            runs = iter(runs)
+            for index in pack:
+                per_candidate[index] = [{"status": "ok", "result": next(runs)} for _ in jobs[index][1]]
+    again = [index for index, found in enumerate(per_candidate) if found is None]
+    for index, found in zip(again, _each_apart(sandbox, [jobs[i] for i in again], seconds) if again else [],
+                            strict=True):
+        per_candidate[index] = found
+    return per_candidate
+
+
+def _program_calls(search: _Search, candidates: list[str]) -> list[tuple[str, str]]:
+    return [(search.tests.preamble + "\n" + search.code, _call(search.tests, candidate)) for candidate in candidates]
+
+
+def _each_apart(sandbox, jobs: list[tuple[_Search, list[str]]], seconds: float) -> list[list[dict]]:
+    """As :func:`_each`, a child for each job, and for each candidate of a job whose child did not finish."""
     outcomes = sandbox.run([_task(s.code, s.tests, candidates, seconds) for s, candidates in jobs])
     retry = [(index, s, candidate) for index, ((s, candidates), outcome) in enumerate(zip(jobs, outcomes, strict=True))
              if not _finished(outcome, len(candidates)) for candidate in candidates]
@@ -358,15 +383,24 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
                 perturbed_inputs([search.chosen[0]], rng, DECOY_CANDIDATES) if (args, kwargs) != published]
         if near:
             jobs.append((search, near))
-    found = []
-    for (search, candidates), outcomes in zip(jobs, _each(first, jobs, rules.seconds) if jobs else [], strict=True):
-        for candidate, outcome in zip(candidates, outcomes, strict=True):
-            ran = _value(outcome)
-            if (_judge(candidate, ran, search.tests.arguments[0], search.original_output) is None
-                    and not trivial(ran[0]) and not copied(search.chosen[0], ran[0])
-                    and not same_literal(ran[1], search.chosen[1])):
-                found.append((search, candidate, ran[1]))
-                break
+    found, tried = [], 0
+    for size in (*_ROUNDS, DECOY_CANDIDATES):  # the first that qualifies is taken: most are in the first round
+        round_jobs = [(search, candidates[tried : tried + size]) for search, candidates in jobs]
+        round_jobs = [job for job in round_jobs if job[1]]
+        if not round_jobs:
+            break
+        tried += size
+        settled = set()
+        for (search, candidates), outcomes in zip(round_jobs, _each(first, round_jobs, rules.seconds), strict=True):
+            for candidate, outcome in zip(candidates, outcomes, strict=True):
+                ran = _value(outcome)
+                if (_judge(candidate, ran, search.tests.arguments[0], search.original_output) is None
+                        and not trivial(ran[0]) and not copied(search.chosen[0], ran[0])
+                        and not same_literal(ran[1], search.chosen[1])):
+                    found.append((search, candidate, ran[1]))
+                    settled.add(id(search))
+                    break
+        jobs = [(search, candidates) for search, candidates in jobs if id(search) not in settled]
     again = _each(second, [(search, [candidate]) for search, candidate, _ in found], rules.seconds) if found else []
     for (search, _, text), (outcome,) in zip(found, again, strict=True):
         repeated = _value(outcome)

@@ -31,6 +31,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mutators import batched_calls
+from mutators.batched_calls import PROGRAMS_PER_CHILD
 from mutators.engine import MutationResult
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newoutput import Edit, NewOutput, edits
@@ -111,20 +113,13 @@ def _call_expression(function: str, arguments: str, keep_arguments: bool) -> str
     return f"(lambda value: (value, repr(value)))({function}({arguments}))"
 
 
-# Several programs in one child: each call defines its program afresh, then calls it as scoring does
-# (the random module seeded before the call).
-_DEFINE_AND_CALL = """
-import random as _dynbench_random
-def _dynbench_call(program, expression):
-    namespace = {"__name__": "__dynbench_program__", "__builtins__": __builtins__}
-    exec(program, namespace)
-    _dynbench_random.seed(0)
-    return eval(expression, namespace)
-"""
-
-
 def _calls(problem: Problem) -> list[str]:
     return [*problem.inputs, *([problem.also] if problem.also is not None else [])]
+
+
+def _expressions(problem: Problem) -> list[str]:
+    tests = problem.tests
+    return [_call_expression(tests.function, arguments, problem.keep_arguments) for arguments in _calls(problem)]
 
 
 def _each_task(program: str, expressions: list[str], seconds: float) -> dict:
@@ -144,17 +139,7 @@ def _tasks(problem: Problem, code: str, rules: OutputRules, every: bool = False)
                                                    "seconds": seconds, "every": every},
                  "limits": {"wall_seconds": len(problem.inputs) * (seconds + 3) + 5, "cpu_seconds": int(seconds) + 2,
                             "nproc": 64}}]
-    expressions = [_call_expression(tests.function, arguments, problem.keep_arguments) for arguments in _calls(problem)]
-    return [_each_task(tests.preamble + "\n" + code, expressions, problem.seconds or rules.call_seconds)]
-
-
-def _together(problem: Problem, codes: list[str], rules: OutputRules) -> dict:
-    """One child running every one of ``codes`` (versions of the problem's program) on its calls."""
-    tests = problem.tests
-    expressions = [f"_dynbench_call({tests.preamble + chr(10) + code!r}, "
-                   f"{_call_expression(tests.function, arguments, problem.keep_arguments)!r})"
-                   for code in codes for arguments in _calls(problem)]
-    return _each_task(_DEFINE_AND_CALL, expressions, problem.seconds or rules.call_seconds)
+    return [_each_task(tests.preamble + "\n" + code, _expressions(problem), problem.seconds or rules.call_seconds)]
 
 
 def _call_values(outcome: dict, count: int) -> list | None:
@@ -241,36 +226,37 @@ _chosen: dict[tuple, Chosen | str] = {}  # (seed, code, inputs, also, rules) -> 
 
 def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, together: bool = True,
               every: bool = False) -> list[list[dict]]:
-    """The sandbox's outcomes of every (problem, code) job, all in one batch: the versions of one
-    function program share a child (a child per version cost most of the choice); a child that did
-    not finish has its versions run again one per child, so none is judged by what another did.
-    ``every``: a script runs on every test, not only up to the first that fails."""
-    grouped: dict[int, list[int]] = {}
+    """The sandbox's outcomes of every (problem, code) job, all in one batch: function programs that
+    may share children do (:mod:`mutators.batched_calls`); the jobs of a child that did not finish run again one
+    per child, so none is judged by what another did. ``every``: a script runs on every test, not
+    only up to the first that fails."""
+    by_seconds: dict[float, list[int]] = {}
     for index, (problem, _) in enumerate(jobs):
-        if together and not isinstance(problem.tests, StdinTests):
-            grouped.setdefault(id(problem), []).append(index)
-    batches = [indices for indices in grouped.values() if len(indices) > 1]
-    batched = {index for batch in batches for index in batch}
-    alone = [i for i in range(len(jobs)) if i not in batched]
-    tasks = [_together(jobs[batch[0]][0], [jobs[i][1] for i in batch], rules) for batch in batches]
+        if together and not isinstance(problem.tests, StdinTests) and batched_calls.shareable(jobs[index][1]):
+            by_seconds.setdefault(problem.seconds or rules.call_seconds, []).append(index)
+    packs = [(seconds, indices[start : start + PROGRAMS_PER_CHILD]) for seconds, indices in by_seconds.items()
+             for start in range(0, len(indices), PROGRAMS_PER_CHILD)]
+    tasks = [batched_calls.task([(jobs[i][0].tests.preamble + "\n" + jobs[i][1], expression)
+                                 for i in pack for expression in _expressions(jobs[i][0])], seconds)
+             for seconds, pack in packs]
+    packed = {index for _, pack in packs for index in pack}
     spans = {}
-    for index in alone:
+    for index in (i for i in range(len(jobs)) if i not in packed):
         made = _tasks(*jobs[index], rules, every)
         spans[index] = (len(tasks), len(made))
         tasks += made
     outcomes = sandbox.run(tasks) if tasks else []
     found: dict[int, list[dict]] = {i: outcomes[start : start + size] for i, (start, size) in spans.items()}
     retry = []
-    for batch, outcome in zip(batches, outcomes[: len(batches)], strict=True):
-        calls = len(_calls(jobs[batch[0]][0]))
-        result = outcome.get("result") if outcome.get("status") == "ok" else None
-        results = result.get("results") if isinstance(result, dict) else None
-        if not isinstance(results, list) or len(results) != calls * len(batch):
-            retry += batch
+    for (_, pack), outcome in zip(packs, outcomes[: len(packs)], strict=True):
+        counts = [len(_calls(jobs[i][0])) for i in pack]
+        runs = batched_calls.results(outcome, sum(counts))
+        if runs is None:
+            retry += pack
             continue
-        for position, index in enumerate(batch):
-            part = results[position * calls : (position + 1) * calls]
-            found[index] = [{"status": "ok", "result": {"outcome": "each", "results": part}}]
+        for index, count in zip(pack, counts, strict=True):
+            found[index] = [{"status": "ok", "result": {"outcome": "each", "results": runs[:count]}}]
+            runs = runs[count:]
     if retry:
         for index, outcome in zip(retry, _outcomes(sandbox, [jobs[i] for i in retry], rules, together=False),
                                   strict=True):

@@ -184,3 +184,35 @@ def test_a_candidate_that_kills_its_child_is_judged_alone(seeded_sandboxes):
     [outcomes] = _each(seeded_sandboxes[0], [(search, search.candidates)], 2.0)
     assert [_value(outcome) if isinstance(_value(outcome), str) else _value(outcome)[0] for outcome in outcomes] == \
         [FAILS, 40, 50]
+
+
+def test_programs_that_share_a_child_are_each_judged_as_alone(seeded_sandboxes):
+    # sum(range(...)) runs in C, out of reach of the call's timer: the CPU limit kills the child that
+    # several programs share, and the others must come out as they would alone.
+    from mutators.input_choice import _each_apart
+
+    searches = [
+        _Search("seen = []\ndef f(x):\n    seen.append(x)\n    return len(seen) * 100 + x\n", CallTests("f", ["1"]),
+                101, "101", ["2", "3"]),
+        _Search("def f(n):\n    return sum(range(n))\n", CallTests("f", ["4"]), 6, "6", ["10 ** 14", "5"]),
+        _Search("def f(x):\n    while True:\n        x += 1\n", CallTests("f", ["1"]), None, "None", ["2"]),
+        _Search("def f(x):\n    return x.__class__.__name__\n", CallTests("f", ["1"]), "int", "'int'", ["'a'"]),
+        _Search("def f(x):\n    return 1 // (x - 9)\n", CallTests("f", ["1"]), -1, "-1", ["9", "10"]),
+    ]
+
+    def values(outcomes_of_jobs):
+        return [[_value(outcome) if isinstance(_value(outcome), str) else _value(outcome)[0] for outcome in outcomes]
+                for outcomes in outcomes_of_jobs]
+
+    jobs = [(search, search.candidates) for search in searches]
+    shared = values(_each(seeded_sandboxes[0], jobs, 0.5))
+    assert shared == [[102, 103], [FAILS, 10], [FAILS], ["str"], [FAILS, 1]]
+    assert shared == values(_each_apart(seeded_sandboxes[0], jobs, 0.5))
+
+
+def test_only_programs_that_cannot_reach_shared_state_share_a_child():
+    from mutators.batched_calls import shareable
+
+    assert shareable("def f(xs):\n    return sorted(xs)[::-1]\n")
+    assert not shareable("import string\ndef f(s):\n    string.digits = s\n    return s\n")
+    assert not shareable("def f(s):\n    __builtins__['len'] = max\n    return s\n")

@@ -257,3 +257,22 @@ def test_a_transcoder_harness_keeps_the_calls_it_is_scored_on():
 def test_the_operator_parses_in_chains_and_presets():
     assert parse_chain("FUVIO").spec == "F+U+V2+I+O" and parse_chain("fuvo").spec == "F+U+V2+O"
     assert parse_chain("newoutput").changes_answers and not parse_chain("FUV").changes_answers
+
+
+def test_edits_of_programs_that_share_a_child_are_each_judged_as_alone(seeded_sandboxes):
+    # The edits of several programs share children; an edit that makes a C loop run past the CPU limit
+    # kills its child, and every other edit must be judged as in a child of its own.
+    from mutators.output_choice import OutputRules, _outcomes, _run
+
+    problems = [literal_problem("4", "6", mutate("def f(n):\n    return sum(range(n))\n", "O", 0,
+                                                 kind=ProgramKind.FUNCTION, entry_point="f", call_arguments="4")),
+                literal_problem("[3, 1]", "[1, 3]", mutate("def f(xs):\n    return sorted(xs)\n", "O", 0,
+                                                           kind=ProgramKind.FUNCTION, entry_point="f",
+                                                           call_arguments="[3, 1]"))]
+    jobs = [(problems[0], "def f(n):\n    return sum(range(n ** 20))\n"),
+            (problems[0], "def f(n):\n    return sum(range(n + 1))\n"),
+            (problems[1], "def f(xs):\n    return sorted(xs, reverse=True)\n")]
+    rules = OutputRules()
+    assert _run(seeded_sandboxes[0], jobs, rules) == [FAILS, (["10"], None), (["[3, 1]"], None)]
+    apart = _outcomes(seeded_sandboxes[0], jobs, rules, together=False)
+    assert [outcome[0]["result"]["results"][0].get("outcome") for outcome in apart[1:]] == ["values", "values"]

@@ -64,12 +64,24 @@ def checked_command_line(module) -> None:
                 from dynbench_tasks.lmeval.preflight import check_command_line
 
                 check_command_line(tasks, metadata, [include_path] if include_path else [], confirmed)
+                _build_in_background(tasks, metadata)
             original(args)
         except DynbenchError as error:
             print(f"{program()}: error: {error}", file=sys.stderr)
             raise SystemExit(2) from None
 
     module.Run._execute = staticmethod(_execute)
+
+
+def _build_in_background(tasks: list[str], metadata: dict) -> None:
+    from dynbench_tasks.lmeval.background_build import start
+
+    try:
+        start(tasks, metadata)
+    except Exception as error:  # noqa: BLE001 - only an optimisation: the tasks build their documents
+        import logging
+
+        logging.getLogger("lm_eval.dynbench").debug("background build not started: %s", error)
 
 
 def _requested(args) -> tuple[list[str], dict, str | None, bool]:
@@ -123,9 +135,12 @@ def checked_simple_evaluate(module) -> None:
 
         bound = signature.bind_partial(*args, **kwargs)
         tasks = bound.arguments.get("tasks") or []
-        check_unsafe_code_confirmed(tasks if isinstance(tasks, list) else [tasks],
-                                    bool(bound.arguments.get("confirm_run_unsafe_code")))
+        tasks = tasks if isinstance(tasks, list) else [tasks]
+        check_unsafe_code_confirmed(tasks, bool(bound.arguments.get("confirm_run_unsafe_code")))
         note_model_arguments(_as_dict(bound.arguments.get("model_args")))
+        metadata = bound.arguments.get("metadata")
+        _build_in_background([task for task in tasks if isinstance(task, str)],
+                             metadata if isinstance(metadata, dict) else {})
         try:
             return original(*args, **kwargs)
         finally:

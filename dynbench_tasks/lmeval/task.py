@@ -18,6 +18,7 @@ from lm_eval.api.task import ConfigurableTask
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.benchmarks.execution import sanitized
 from dynbench_tasks.judge.jdk import find_jdk
+from dynbench_tasks.lmeval.background_build import wait as wait_for_background_build
 from dynbench_tasks.lmeval.documents import expect, prepare_documents
 from dynbench_tasks.lmeval.environment import check_lm_eval_version
 from dynbench_tasks.lmeval.settings import TaskSettings, settings_from_metadata
@@ -96,6 +97,7 @@ class DynamicTask(ConfigurableTask):
         expect(self.settings, self.raw.sha256)
 
     def _prepare(self, dataset: datasets.Dataset) -> datasets.Dataset:
+        wait_for_background_build()
         documents, counts = prepare_documents(dataset, self.settings, self.config.task, self.raw.sha256)
         # lm-eval asks for the documents often, also from copies of this task: key on their fingerprint.
         if self._digested is None or self._digested[0] != documents._fingerprint:
