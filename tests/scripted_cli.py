@@ -1,24 +1,61 @@
-"""lm-eval's own command line with one more model, ``doc-field``: each request is answered with a
-field of its document (``--model_args field=original_output`` recites the published output,
-``field=output`` solves, ``field=decoy_output`` writes the control), so a run's answers are known
-without a language model. ``python tests/scripted_cli.py`` followed by lm_eval's arguments."""
+"""lm-eval's own command line with two more models whose answers are known without a language model.
+``doc-field``: each request is answered with a field of its document (``--model_args
+field=original_output`` recites the published output, ``field=output`` solves,
+``field=decoy_output`` writes the control; ``shift=1`` takes the field of another document,
+e.g. another problem's published output). ``edit-blind`` (CRUXEval output prediction):
+runs the published, unedited program on the input it is shown, in the sandbox, and answers with
+what it returns, as a model that overlooks every edit of the program would. ``python
+tests/scripted_cli.py`` followed by lm_eval's arguments."""
 
 from lm_eval.__main__ import cli_evaluate
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
 
+def _key(doc: dict) -> tuple:
+    return doc["id"], doc.get("code")
+
+
 @register_model("doc-field")
 class DocumentFieldModel(LM):
-    def __init__(self, field: str = "output", fallback: str = "output", **kwargs) -> None:
+    def __init__(self, field: str = "output", fallback: str = "output", shift: int = 0, **kwargs) -> None:
         super().__init__()
-        self.field, self.fallback = field, fallback
+        self.field, self.fallback, self.shift = field, fallback, int(shift)
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
-        return [request.doc.get(self.field) or request.doc[self.fallback] for request in requests]
+        # Shift by document, not by request: a document's repeats are requests of their own.
+        docs = {_key(request.doc): request.doc for request in requests}
+        keys = list(docs)
+        following = {key: docs[keys[(index + self.shift) % len(keys)]] for index, key in enumerate(keys)}
+        answered = [following[_key(request.doc)] for request in requests]
+        return [doc.get(self.field) or doc[self.fallback] for doc in answered]
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):
         raise NotImplementedError("doc-field answers generation requests only")
+
+    loglikelihood_rolling = loglikelihood
+
+
+@register_model("edit-blind")
+class EditBlindModel(LM):
+    def __init__(self, **kwargs) -> None:
+        super().__init__()
+
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        from dynbench_tasks.runtime import shared_sandbox
+        from mutators.execution.plain import decode
+
+        outcomes = shared_sandbox().run([{"kind": "evaluate", "payload": {
+            "program": request.doc["original_code"], "expressions": [f"repr(f({request.doc['input']}))"],
+            "seconds": 2}} for request in requests])
+        answers = []
+        for outcome in outcomes:
+            result = outcome.get("result") or {}
+            answers.append(decode(result["values"][0]) if result.get("outcome") == "values" else "None")
+        return answers
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError("edit-blind answers generation requests only")
 
     loglikelihood_rolling = loglikelihood
 

@@ -1,7 +1,8 @@
 """The contamination verdict end to end: real lm_eval runs of scripted models on cruxeval_fuvio and
 cruxeval_newinput (logged samples), then ``dynbench detect`` reading them. A reciting model is
-flagged, a solver and a model that writes the control are not, and the lm-eval metrics ``stale`` and
-``decoy`` say the same."""
+flagged; a solver, a model that writes the control, one that overlooks every edit (runs the published
+program on the shown input) and one that answers another problem's published output are not; the
+lm-eval metrics ``stale`` and ``decoy`` say the same."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ HERE = Path(__file__).resolve().parent
 TASKS = "cruxeval_newinput,cruxeval_fuvio"
 
 
-def lm_eval_run(out: Path, data: str, field: str) -> dict:
-    subprocess.run([sys.executable, str(HERE / "scripted_cli.py"), "--model", "doc-field", "--model_args",
-                    f"field={field}", "--tasks", TASKS, "--confirm_run_unsafe_code", "--log_samples",
+def lm_eval_run(out: Path, data: str, model_args: str, model: str = "doc-field") -> dict:
+    subprocess.run([sys.executable, str(HERE / "scripted_cli.py"), "--model", model, "--model_args",
+                    model_args, "--tasks", TASKS, "--confirm_run_unsafe_code", "--log_samples",
                     "--output_path", str(out), "--metadata", json.dumps({"data_dir": data, "repeats": 2})],
                    check=True, capture_output=True, text=True)
     return json.loads(next(out.rglob("results_*.json")).read_text())
@@ -34,8 +35,12 @@ def detect(*arguments: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory, small_data) -> dict[str, tuple[Path, dict]]:
     folder = tmp_path_factory.mktemp("recitation")
-    return {name: (folder / name, lm_eval_run(folder / name, small_data, field))
-            for name, field in (("reciter", "original_output"), ("solver", "output"), ("control", "decoy_output"))}
+    models = {"reciter": "field=original_output", "solver": "field=output", "control": "field=decoy_output",
+              "another-problem": "field=original_output,shift=1"}
+    runs = {name: (folder / name, lm_eval_run(folder / name, small_data, model_args))
+            for name, model_args in models.items()}
+    runs["edit-blind"] = (folder / "edit-blind", lm_eval_run(folder / "edit-blind", small_data, "", "edit-blind"))
+    return runs
 
 
 def metric(results: dict, task: str, name: str) -> float:
@@ -51,6 +56,20 @@ def test_lm_eval_reports_stale_and_decoy_rates(runs):
         assert metric(runs["control"][1], task, "decoy") == 1.0
         assert metric(runs["control"][1], task, "stale") == 0.0
         assert "stale_stderr,sandbox" in runs["reciter"][1]["results"][task]
+    assert metric(runs["edit-blind"][1], "cruxeval_newinput", "pass@1") == 1.0  # NewInput edits no program
+    assert metric(runs["edit-blind"][1], "cruxeval_newinput", "stale") == 0.0
+
+
+def test_overlooking_an_edit_writes_the_published_output_only_where_the_input_is_the_published_one(runs):
+    """On fuvio, a problem NewInput gave no new input keeps its published input and only its program
+    changed: overlooking the edit gives the published output there, and only there (no decoy, no verdict)."""
+    stale_inputs = []
+    for path in runs["edit-blind"][0].rglob("samples_cruxeval_fuvio_*.jsonl"):
+        for sample in map(json.loads, path.read_text().splitlines()):
+            if any(json.loads(item)["stale"] for item in sample["filtered_resps"][0]):
+                stale_inputs.append((sample["doc"]["input"], sample["doc"]["original_input"],
+                                     sample["doc"]["decoy_output"]))
+    assert stale_inputs and all(shown == published and decoy is None for shown, published, decoy in stale_inputs)
 
 
 def test_detect_flags_the_reciter_only(runs):
@@ -67,6 +86,9 @@ def test_detect_flags_the_reciter_only(runs):
     assert verdicts["reciter"]["stale"] == verdicts["reciter"]["samples"] > 0
     assert verdicts["solver"]["verdict"] == "not flagged" and verdicts["solver"]["stale"] == 0
     assert verdicts["control"]["verdict"] == "not flagged" and verdicts["control"]["p_value"] == 1.0
+    # Overlooking every edit, or answering another problem, is no recitation.
+    for honest in ("edit-blind", "another-problem"):
+        assert verdicts[honest]["verdict"] == "not flagged", (honest, verdicts[honest])
     lines = detect(str(runs["reciter"][0])).stdout
     assert "recites published cruxeval answers" in lines and "decoy, p = " in lines
 
@@ -170,3 +192,18 @@ def test_hostile_answers_cannot_set_their_own_flags():
     assert [s["decoy"] for s in samples] == [False, True, False, False, False, False, False, False]
     assert samples[2]["status"] == "passed" and samples[4]["status"] == "calls_f"
     assert all(set(s) <= {"answer", "status", "detail", "stale", "decoy"} for s in samples)
+
+
+def test_report_gives_each_model_its_verdict_and_the_rates_chart(runs, tmp_path):
+    out = tmp_path / "report"
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "report", str(runs["reciter"][0]),
+                           str(runs["edit-blind"][0]), "--names", "the reciter,the edit-blind", "--out", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    section = (out / "report.md").read_text().split("## Recitation", 1)[1]
+    rows = {line.split(" | ")[0].strip("| "): line for line in section.splitlines() if "| cruxeval |" in line}
+    assert "***contaminated***" in rows["the reciter"] and "| not flagged |" in rows["the edit-blind"]
+    assert "the reciter recites published cruxeval answers" in section and "docs/detect.md" in section
+    assert (out / "recitation.png").read_bytes().startswith(b"\x89PNG") and str(out / "recitation.png") in done.stdout
+    page = (out / "report.html").read_text()
+    assert "Recitation: is a model writing the published answers?" in page and "stale and decoy rates" in page

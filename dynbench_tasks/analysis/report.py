@@ -52,6 +52,19 @@ class Cell:
     foreign: bool = False  # holds model names, which come from result files: escaped for Markdown
 
 
+@dataclass(frozen=True)
+class Section:
+    """A section that a part of dynbench this module cannot import adds to the report (the
+    contamination verdict): a table, notes under it and a chart (a PNG in the report's folder)."""
+
+    title: str
+    header: list[str]
+    rows: list[list[Cell]]
+    notes: list[str]
+    chart: Path | None = None
+    chart_text: str = ""
+
+
 def _drop_level(drop: float) -> int:
     return 2 if drop >= 20 else 1 if drop >= 10 else 0
 
@@ -298,7 +311,7 @@ def _markdown_table(header: list[str], rows: list[list[Cell]]) -> list[str]:
     return lines + ["| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in rows] + [""]
 
 
-def markdown(report: Report, images: dict[str, str]) -> str:
+def markdown(report: Report, images: dict[str, str], sections: tuple[Section, ...] = ()) -> str:
     lines = ["# dynbench report", "", f"Models: {markdown_cell(', '.join(report.models))}", ""]
     lines += [*(f"* {LEFT_OUT}: {markdown_cell(line)}" for line in report.left_out), ""] if report.left_out else []
     lines += [f"## {HEADLINE_TITLE}", ""]
@@ -311,6 +324,11 @@ def markdown(report: Report, images: dict[str, str]) -> str:
             lines += [f"![{benchmark}: pass@1 by variant]({images[benchmark]})", ""]
         for title, build in SECTIONS:
             lines += [f"### {title}", "", *_markdown_table(*build(report, benchmark))]
+    for section in sections:
+        lines += [f"## {section.title}", ""]
+        if section.chart is not None:
+            lines += [f"![{section.chart_text}]({section.chart.name})", ""]
+        lines += [*_markdown_table(section.header, section.rows), *(f"* {markdown_cell(n)}" for n in section.notes), ""]
     return "\n".join(lines)
 
 
@@ -330,7 +348,11 @@ def _html_table(header: list[str], rows: list[list[Cell]], kind: str = "") -> st
             f"<tbody>{body}</tbody></table></div>")
 
 
-def html_page(report: Report, images: dict[str, Path]) -> str:
+def _embedded(path: Path, text: str) -> str:
+    return f"<img alt='{html.escape(text)}' src='data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}'>"
+
+
+def html_page(report: Report, images: dict[str, Path], sections: tuple[Section, ...] = ()) -> str:
     notes = "".join(f"<li>{html_text(summary_note(report, b))}</li>" for b in report.benchmarks)
     parts = [f"<!doctype html><html><head><meta charset='utf-8'>"
              f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>dynbench report</title>"
@@ -345,11 +367,15 @@ def html_page(report: Report, images: dict[str, Path]) -> str:
     for benchmark in report.benchmarks:
         parts.append(f"<h2>{html.escape(benchmark)}</h2>")
         if benchmark in images:
-            encoded = base64.b64encode(images[benchmark].read_bytes()).decode()
-            parts.append(f"<img alt='{html.escape(benchmark)}: pass@1 by variant' "
-                         f"src='data:image/png;base64,{encoded}'>")
+            parts.append(_embedded(images[benchmark], f"{benchmark}: pass@1 by variant"))
         for title, build in SECTIONS:
             parts.append(f"<h3>{html.escape(title)}</h3>" + _html_table(*build(report, benchmark)))
+    for section in sections:
+        parts.append(f"<h2>{html.escape(section.title)}</h2>")
+        if section.chart is not None:
+            parts.append(_embedded(section.chart, section.chart_text))
+        parts.append(_html_table(section.header, section.rows)
+                     + "".join(f"<p class='note'>{html_text(note)}</p>" for note in section.notes))
     parts.append("</body></html>")
     return "".join(parts)
 
@@ -416,7 +442,7 @@ def _family(variant: str) -> str:
     return "meaning-preserving" if variant in MEANING_PRESERVING else "other"
 
 
-def _chart_text(name: str) -> str:
+def chart_text(name: str) -> str:
     """A model name as matplotlib draws it literally (no math mode, shown in the legend even when it
     starts with an underscore), in at most two lines for the legend beside the plot: a longer name
     keeps its start and its end (where names of one family differ), the tables give it whole."""
@@ -444,7 +470,7 @@ def score_charts(report: Report, folder: Path) -> dict[str, Path]:
             continue
         width = min(0.55, 0.8 / len(models))
         inches = min(16.0, max(7.0, 0.35 * len(variants) * (len(models) + 1) + 2))
-        labels = [_chart_text(model) for model in models]
+        labels = [chart_text(model) for model in models]
         legend_lines = sum(label.count("\n") + 1 for label in labels) if len(models) > 1 else 0
         figure, axes = plt.subplots(figsize=(inches, max(4.5, 1.5 + _LEGEND_LINE_INCHES * legend_lines)))
         for position, (model, label) in enumerate(zip(models, labels, strict=True)):
@@ -487,10 +513,14 @@ def score_charts(report: Report, folder: Path) -> dict[str, Path]:
     return written
 
 
-def write_report(report: Report, folder: Path) -> list[Path]:
+def write_report(report: Report, folder: Path, sections: tuple[Section, ...] = ()) -> list[Path]:
+    """The report's files in ``folder`` (created when missing); ``sections`` (their charts already in
+    ``folder``) come after the benchmarks'."""
     folder.mkdir(parents=True, exist_ok=True)
     images = score_charts(report, folder)
-    (folder / "report.md").write_text(markdown(report, {b: p.name for b, p in images.items()}), encoding="utf-8")
-    (folder / "report.html").write_text(html_page(report, images), encoding="utf-8")
+    (folder / "report.md").write_text(markdown(report, {b: p.name for b, p in images.items()}, sections),
+                                      encoding="utf-8")
+    (folder / "report.html").write_text(html_page(report, images, sections), encoding="utf-8")
     write_csv(report, folder / "report.csv")
-    return [folder / "report.md", folder / "report.html", folder / "report.csv", *images.values()]
+    charts = [section.chart for section in sections if section.chart is not None]
+    return [folder / "report.md", folder / "report.html", folder / "report.csv", *images.values(), *charts]

@@ -16,7 +16,8 @@ def add_parsers(commands) -> None:
         "report.md, report.csv, report.html and <benchmark>_scores.png to --out (created when missing). Each "
         "benchmark is summarised by its contamination-resistant score (the mean over the answer-changing "
         "variants run) beside static, robustness and the drop (static - dynamic; positive = lower on the "
-        "dynamic benchmark).",
+        "dynamic benchmark). Where CRUXEval output tasks with new answers logged their samples, a section gives "
+        "each model's recitation verdict (as dynbench detect) and recitation.png its stale and decoy rates.",
     )
     add_run_dirs(report)
     report.add_argument("--out", required=True, metavar="DIR", help="the folder to write (created when missing)")
@@ -26,6 +27,7 @@ def add_parsers(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.report import Report, write_report
     from dynbench_tasks.analysis.text import one_line
+    from dynbench_tasks.contamination.report_section import recitation_section
 
     runs = load_named_runs(args)
     contested = sorted({(r.model, r.task, r.seed, tuple(r.claimed_by)) for r in runs if r.claimed_by})
@@ -36,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
     report = Report(runs)
     for line in report.left_out:
         print(f"dynbench report: warning: {line}", file=sys.stderr)
-    for path in write_report(report, Path(args.out)):
+    folder = Path(args.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    recitation = recitation_section(runs, folder)
+    for path in write_report(report, folder, (recitation,) if recitation else ()):
         print(path)
     return 0

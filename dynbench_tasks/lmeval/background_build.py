@@ -1,10 +1,13 @@
 """Building a run's documents while lm-eval loads the model. Loading a model keeps one core busy for
 a while (half a minute for the demo model on a small machine) and building a fresh seed's documents
-takes both; so, once the command line or ``simple_evaluate`` has said which tasks it wants, a
-process of its own builds the documents of every mutated dynbench task among them into the datasets
+takes both; so, once lm-eval's command line (``lm_eval``, ``dynbench eval``) has said which tasks
+it wants, a process of its own builds the documents of every mutated dynbench task among them into the datasets
 cache, and the first task to ask for its documents waits for that process and then finds them there,
 exactly as a warm run does. Only an optimisation: if that process fails or builds something else
-(other settings), the task builds its documents itself, as it always did.
+(other settings), the task builds its documents itself, as it always did. Not from
+``simple_evaluate``: a Python caller may have changed in its own process what a new process would
+not see (a task manager's metadata, a patched benchmark), and the cache must never hold documents
+its own build would not make.
 
 Not started where it could not help or could clash: more than one evaluation process on the machine
 (each builds its own), the datasets cache turned off, or ``DYNBENCH_BACKGROUND_BUILD=0``."""

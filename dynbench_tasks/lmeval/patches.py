@@ -135,12 +135,9 @@ def checked_simple_evaluate(module) -> None:
 
         bound = signature.bind_partial(*args, **kwargs)
         tasks = bound.arguments.get("tasks") or []
-        tasks = tasks if isinstance(tasks, list) else [tasks]
-        check_unsafe_code_confirmed(tasks, bool(bound.arguments.get("confirm_run_unsafe_code")))
+        check_unsafe_code_confirmed(tasks if isinstance(tasks, list) else [tasks],
+                                    bool(bound.arguments.get("confirm_run_unsafe_code")))
         note_model_arguments(_as_dict(bound.arguments.get("model_args")))
-        metadata = bound.arguments.get("metadata")
-        _build_in_background([task for task in tasks if isinstance(task, str)],
-                             metadata if isinstance(metadata, dict) else {})
         try:
             return original(*args, **kwargs)
         finally:
