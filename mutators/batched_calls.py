@@ -26,6 +26,11 @@ def shareable(code: str) -> bool:
     return "import" not in code and "__" not in code
 
 
+def children(items: list) -> list[list]:
+    """``items`` (programs, or whatever stands for them) cut into the groups that share a child."""
+    return [items[start : start + PROGRAMS_PER_CHILD] for start in range(0, len(items), PROGRAMS_PER_CHILD)]
+
+
 def task(calls: list[tuple[str, str]], seconds: float) -> dict:
     """One child making every (program, expression) call, each with ``seconds`` of CPU time."""
     expressions = [f"_dynbench_call({program!r}, {expression!r})" for program, expression in calls]

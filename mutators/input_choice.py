@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mutators import batched_calls
-from mutators.batched_calls import PROGRAMS_PER_CHILD
 from mutators.engine import MutationResult, rename_keywords
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newinput import NewInput
@@ -165,7 +164,7 @@ def _each(sandbox, jobs: list[tuple[_Search, list[str]]], seconds: float) -> lis
     the others, and those of a child that did not finish, run one job per child, and the candidates
     of a job whose child did not finish one per child, so no candidate is judged by what another did."""
     shared = [index for index, (search, _) in enumerate(jobs) if batched_calls.shareable(search.code)]
-    packs = [shared[start : start + PROGRAMS_PER_CHILD] for start in range(0, len(shared), PROGRAMS_PER_CHILD)]
+    packs = batched_calls.children(shared)
     tasks = [batched_calls.task([call for i in pack for call in _program_calls(*jobs[i])], seconds) for pack in packs]
     per_candidate: list[list[dict] | None] = [None] * len(jobs)
     for pack, outcome in zip(packs, sandbox.run(tasks) if tasks else [], strict=True):

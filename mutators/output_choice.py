@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mutators import batched_calls
-from mutators.batched_calls import PROGRAMS_PER_CHILD
 from mutators.engine import MutationResult
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newoutput import Edit, NewOutput, edits
@@ -234,8 +233,7 @@ def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, toge
     for index, (problem, _) in enumerate(jobs):
         if together and not isinstance(problem.tests, StdinTests) and batched_calls.shareable(jobs[index][1]):
             by_seconds.setdefault(problem.seconds or rules.call_seconds, []).append(index)
-    packs = [(seconds, indices[start : start + PROGRAMS_PER_CHILD]) for seconds, indices in by_seconds.items()
-             for start in range(0, len(indices), PROGRAMS_PER_CHILD)]
+    packs = [(seconds, pack) for seconds, indices in by_seconds.items() for pack in batched_calls.children(indices)]
     tasks = [batched_calls.task([(jobs[i][0].tests.preamble + "\n" + jobs[i][1], expression)
                                  for i in pack for expression in _expressions(jobs[i][0])], seconds)
              for seconds, pack in packs]
