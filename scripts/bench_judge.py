@@ -5,7 +5,8 @@ benchmarks' own reference translations, in one run.
     python scripts/bench_judge.py [--benchmark transcoder] [--naive 20] [--skip ID,ID]
 
 The naive way is timed on the first --naive translations only (about one judgement per second).
-Reference values (TransCoder) are computed before the timed run and reported on their own.
+Reference values (TransCoder) are computed (or read where an earlier run kept them) before the timed
+run, and reported on their own.
 """
 
 from __future__ import annotations
@@ -71,12 +72,14 @@ def main() -> None:
         start = time.perf_counter()
         naive_passed = naive(benchmark, items[: args.naive], 10.0, judge)
         slow = time.perf_counter() - start
-    ours_rate, naive_rate = len(items) / ours, args.naive / slow
+    ours_rate = len(items) / ours
+    naive_rate = args.naive / slow if args.naive else None
     print(json.dumps({
         "benchmark": args.benchmark, "judgements": len(items), "passed": statuses.count("passed"),
         "seconds": round(ours, 2), "judgements_per_second": round(ours_rate, 1),
         "naive_judgements": args.naive, "naive_passed": naive_passed, "naive_seconds": round(slow, 2),
-        "naive_judgements_per_second": round(naive_rate, 2), "speedup": round(ours_rate / naive_rate, 1),
+        "naive_judgements_per_second": naive_rate and round(naive_rate, 2),
+        "speedup": naive_rate and round(ours_rate / naive_rate, 1),
         "workers": workers, "skipped": sorted(skipped), "preparation_seconds": round(prepared, 2),
     }))
 

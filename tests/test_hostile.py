@@ -38,6 +38,7 @@ from scripted_server import ScriptedServer
 from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
 from dynbench_tasks.benchmarks.records import BUNDLED
 from dynbench_tasks.lmeval import task_manager
+from dynbench_tasks.locations import cache_folder
 from mutators import mutate
 from mutators.chain import Chain, parse_chain
 from mutators.guarded import GuardedMutator
@@ -191,6 +192,7 @@ def test_nothing_the_answers_read_reaches_the_logs(hostile_run):
 def _java_attacks(port: int) -> list[tuple[str, str]]:
     """(reply, class of attack) for TransCoder's ADD_1_TO_A_GIVEN_NUMBER; every one must fail."""
     data_file = str(BUNDLED / "transcoder_py2java.jsonl.gz")
+    kept = str(cache_folder())  # where reference values are kept for the next run (0700, hidden)
     method = "static int addOne(int x) {{ {} }}"
     return [
         (method.format('System.out.println("#Results: 10, 10"); System.exit(0); return 0;'), "printing a verdict"),
@@ -201,8 +203,16 @@ def _java_attacks(port: int) -> list[tuple[str, str]]:
                        "\"main\", String[].class); } catch (Exception e) { } dynbench.Record.value(x); return x;"),
          "writing to the record channel"),
         (method.format("new Thread(() -> { while (true) { } }).start(); return x + 1;"), "a thread left running"),
+        # TransCoder's runner starts without module options: its module stays closed, java.lang too
+        (method.format(_if_it_opens('Thread.currentThread().getThreadGroup().getClass().getDeclaredField("ended")')),
+         "opening what the runner keeps of its test"),
+        (method.format(_if_it_opens('dynbench.Record.class.getDeclaredField("values")')), "opening the records"),
+        (method.format(_if_it_opens('Class.forName("java.lang.ApplicationShutdownHooks").getDeclaredField("hooks")')),
+         "opening java.lang"),
         (method.format(f"try {{ return java.nio.file.Files.readAllBytes(java.nio.file.Path.of({json.dumps(data_file)}))"
                        ".length; } catch (Exception e) { throw new RuntimeException(e); }"), "reading the data"),
+        (method.format(f"try {{ java.nio.file.Files.list(java.nio.file.Path.of({json.dumps(kept)})).count(); return "
+                       "x + 1; } catch (Exception e) { return x + 2; }"), "reading the kept reference values"),
         (method.format(f"try {{ new java.net.Socket(\"127.0.0.1\", {port}).close(); }} catch (Exception e) {{ "
                        "throw new RuntimeException(e); } return x + 1;"), "network"),
         (method.format(f"try {{ java.nio.file.Files.writeString(java.nio.file.Path.of(\"/tmp/{MARK}-java\"), \"x\"); "
@@ -234,6 +244,13 @@ def _java_attacks(port: int) -> list[tuple[str, str]]:
     ]
 
 
+def _if_it_opens(field: str) -> str:
+    """Java statements returning the right answer (x + 1) only where reflection opens ``field`` (or where
+    the field is gone: then the attack tests nothing, and the test fails)."""
+    return (f"try {{ {field}.setAccessible(true); return x + 1; }} catch (java.lang.reflect.InaccessibleObjectException"
+            " sealed) { return x + 2; } catch (ReflectiveOperationException gone) { return x + 1; }")
+
+
 def _answer_of(process: str) -> str:
     """Java statements returning the number a started process prints (the attacks above compute x + 1 so)."""
     return (f"try {{ Process p = {process}; return Integer.parseInt(new String(p.getInputStream().readAllBytes())"
@@ -260,6 +277,7 @@ def test_hostile_java_cannot_pass_or_escape(data_dir):
     statuses = [json.loads(s)["status"] for s in results["samples"]["transcoder_orig"][0]["filtered_resps"][0]]
     for (reply, kind), status in zip(attacks, statuses, strict=False):
         assert status != "passed", (kind, reply)
+    assert cache_folder().is_dir()  # the kept reference values were there to be read
     assert statuses[-1] == "passed"
     assert listener.connections == 0
     assert not Path(f"/tmp/{MARK}-java").exists() and not Path(f"/tmp/{MARK}-add.sh").exists()

@@ -126,3 +126,47 @@ def test_sandboxed_runner_jvms_map_the_startup_archive(judge):
     text = log.decode("utf-8", "replace")
     assert "Opened archive" in text and os.path.basename(launch.archive) in text
     assert "Unable to map" not in text and "Mapped static" in text
+
+
+def test_runners_that_read_no_shutdown_hooks_start_without_module_options(judge):
+    """TransCoder's runner (no shutdown hooks read) keeps the archive's optimized module handling and maps
+    the runner's own classes; the runner that reads them is the one with java.lang opened."""
+    jvm = judge.workers[0].jvm
+    hooks, hookless = jvm.launches[pool.RUNNER], jvm.hookless_runner
+    assert "--add-opens" in hooks.argv([]) and "-m" in hooks.argv([])
+    if hookless.jar is not None:  # no runtime linked for the runner: it runs as a module of the JDK
+        assert hookless.argv([]) == hooks.argv([])
+        return
+    assert not {"--add-opens", "-m", "-p", "--add-modules"} & set(hookless.argv([]))
+    flags = ["-Xlog:cds=info:stderr", "-Xlog:class+load=info:stderr", *pool._JVM_FLAGS]
+    if isolation().kind == BUBBLEWRAP:
+        process, staging, why = pool._start_whitelisted(hookless, flags, stderr=subprocess.PIPE)
+    else:
+        process = subprocess.Popen(hookless.argv(flags), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+        staging = why = None
+    _, log = process.communicate(timeout=60)
+    pool._stop(process, staging)
+    text = log.decode("utf-8", "replace")
+    assert not why and process.returncode == 0, text[-2000:]
+    assert "optimized module handling: enabled" in text
+    assert "dynbench.Runner source: shared objects file" in text
+
+
+def test_a_harness_job_starts_the_hookless_runner_and_a_stdin_job_the_other(judge, monkeypatch):
+    started = []
+    original = pool._Jvm.start
+
+    def spy(self, main, pass_fds=(), reads_shutdown_hooks=True):
+        started.append((main, reads_shutdown_hooks))
+        return original(self, main, pass_fds, reads_shutdown_hooks)
+
+    monkeypatch.setattr(pool._Jvm, "start", spy)
+    stdin_job = program_job("public class Main { public static void main(String[] a) { System.out.println(1); } }",
+                            "p0", [b""], 5_000)
+    harness_job = pool.JavaJob("dynbench.p1", "dynbench.p1.Main", {
+        "dynbench/p1/Main.java": "package dynbench.p1; public class Main { public static void main(String[] a) "
+                                 "{ System.out.println(2); } }"}, [b""], 5_000)
+    results = judge.run([stdin_job, harness_job])
+    assert [r.runs[0].stdout for r in results] == [b"1\n", b"2\n"]
+    assert sorted(hooks for main, hooks in started if main == pool.RUNNER) == [False, True]

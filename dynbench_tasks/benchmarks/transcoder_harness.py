@@ -20,6 +20,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -366,15 +367,43 @@ def records_verdict(result: JobResult, reference: list[str] | None, harness: Jud
 
 
 def fetch_reference_values(harnesses: list[str], judge, time_limit_ms: int) -> None:
-    """The values each harness's own f_gold reports, for those not fetched yet: run once in ``judge``."""
+    """The values each harness's own f_gold reports, for those not fetched yet: kept from an earlier
+    process with the same judge (:mod:`judge.stored_values`), else run once in ``judge``."""
+    from dynbench_tasks.judge.stored_values import store, stored
+
     missing = list({harness: None for harness in harnesses if _key(harness) not in _REFERENCES})
-    if missing:
-        jobs = [reference_job(harness, f"r{index}", max(time_limit_ms, 10_000)) for index, harness in
-                enumerate(missing)]
-        for harness, result in zip(missing, judge.run_together(jobs), strict=True):
-            run = result.runs[0] if result.runs else None
-            ok = result.status == 0 and run is not None and run.outcome == 0
-            _REFERENCES[_key(harness)] = run.records if ok else None
+    if not missing:
+        return
+    identity = _stored_identity(judge)
+    kept = stored(_STORED, identity) if identity else {}
+    for harness in missing:
+        if _key(harness) in kept:
+            _REFERENCES[_key(harness)] = kept[_key(harness)]
+    missing = [harness for harness in missing if _key(harness) not in _REFERENCES]
+    if not missing:
+        return
+    jobs = [reference_job(harness, f"r{index}", max(time_limit_ms, 10_000)) for index, harness in enumerate(missing)]
+    computed = {}
+    for harness, result in zip(missing, judge.run_together(jobs), strict=True):
+        run = result.runs[0] if result.runs else None
+        ok = result.status == 0 and run is not None and run.outcome == 0
+        _REFERENCES[_key(harness)] = run.records if ok else None
+        if ok:
+            computed[_key(harness)] = run.records
+    if identity:
+        store(_STORED, identity, computed)
+
+
+def _stored_identity(judge) -> str | None:
+    """The key of the values kept for ``judge``: its JVMs (:meth:`JavaJudge.identity`; None: keep none)
+    and the code that turns a harness into the program they run (this module, the Java source rewrites)."""
+    from dynbench_tasks.judge import java_source
+
+    judged = judge.identity()
+    if judged is None:
+        return None
+    shaping = Path(__file__).read_bytes() + Path(java_source.__file__).read_bytes()
+    return hashlib.sha256(judged.encode() + shaping).hexdigest()[:16]
 
 
 def reference_values(harness: str) -> list[str] | None:
@@ -386,4 +415,5 @@ def _key(harness: str) -> str:
     return hashlib.sha256(harness.encode("utf-8")).hexdigest()
 
 
+_STORED = "transcoder-reference-values"
 _REFERENCES: dict[str, list[str] | None] = {}  # harness digest -> the values f_gold reports (None: it failed)

@@ -19,6 +19,7 @@ and reference code never enter a JVM.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 import json
 import os
@@ -34,6 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
+from pathlib import Path
 
 from dynbench_tasks.judge.java_source import redirect_exits
 from dynbench_tasks.judge.jdk import JAR, find_jdk, judge_classes, sandbox_mounts
@@ -85,17 +87,24 @@ class _Launch:
     judge: str
     jar: str | None
     archive: str | None = None
+    reads_shutdown_hooks: bool = True  # the runner only: java.lang opened to it
 
     def argv(self, flags: Sequence[str], seen: Callable[[str], str] = str) -> list[str]:
-        """The command line, each path as the JVM sees it (``seen``): the runner as module ``dynbench``,
+        """The command line, each path as the JVM sees it (``seen``): the runner in module ``dynbench``,
         whose package a judged program (in an unnamed module) cannot open by reflection; the compiler
         from the class path, where javac finds what programs call."""
         archive = [f"-XX:SharedArchiveFile={seen(self.archive)}"] if self.archive else []
-        if self.main == RUNNER:
-            # java.lang opened to the runner's module alone, which reads the registered shutdown hooks
-            return [seen(self.java), *flags, *archive, *(["-p", seen(self.jar)] if self.jar else []),
-                    "--add-opens", "java.base/java.lang=dynbench", "-m", f"dynbench/{self.main}"]
-        return [seen(self.java), *flags, *archive, "-cp", seen(self.jar), self.main]
+        if self.main != RUNNER:
+            return [seen(self.java), *flags, *archive, "-cp", seen(self.jar), self.main]
+        if self.jar is None and not self.reads_shutdown_hooks:
+            # The runtime linked for the runner resolves module dynbench without being asked, and a JVM
+            # given no module option keeps the startup archive's optimized module handling (TransCoder:
+            # ~25 ms less CPU per JVM). The class path holds nothing, and nobody can put a class there
+            # (java's default would be the working folder).
+            return [seen(self.java), *flags, *archive, "-cp", os.devnull, self.main]
+        # java.lang opened to the runner's module alone, which reads the registered shutdown hooks
+        return [seen(self.java), *flags, *archive, *(["-p", seen(self.jar)] if self.jar else []),
+                "--add-opens", "java.base/java.lang=dynbench", "-m", f"dynbench/{self.main}"]
 
 
 @dataclass
@@ -169,25 +178,30 @@ class _Jvm:
         with _BUILDING:  # a pool starts its workers together: one of them builds, the others wait for it
             linked = runtime_image(java, judge, on_the_jdk.argv([])[1:])
             runner = _Launch(RUNNER, str(linked), str(judge), None) if linked else on_the_jdk
-            archive = startup_archive(runner.java, javac, judge, self._flags(), runner.argv([])[1:])
+            hookless = dataclasses.replace(runner, reads_shutdown_hooks=False)
+            archive = startup_archive(runner.java, javac, judge, self._flags(),
+                                      [runner.argv([])[1:], hookless.argv([])[1:]])
         self.launches = {COMPILER: _Launch(COMPILER, java, str(judge), jar),
                          RUNNER: dataclasses.replace(runner, archive=archive and str(archive))}
+        self.hookless_runner = dataclasses.replace(hookless, archive=archive and str(archive))
         self.isolated = isolation().kind == BUBBLEWRAP
         self.limited = shutil.which("prlimit") is not None
         if self.isolated:
-            why = _fails_in_whitelist(tuple(self.launches.values()), self.limited)
+            why = _fails_in_whitelist((*self.launches.values(), self.hookless_runner), self.limited)
             if why:
                 raise SandboxUnavailable(f"a JVM cannot start in the Java sandbox ({why}); DYNBENCH_ISOLATION=rlimits "
                                          "runs Java without bubblewrap and its whitelist")
 
-    def start(self, main: str, pass_fds: tuple[int, ...] = ()) -> tuple[subprocess.Popen, str | None]:
+    def start(self, main: str, pass_fds: tuple[int, ...] = (), reads_shutdown_hooks: bool = True
+              ) -> tuple[subprocess.Popen, str | None]:
         """A JVM running ``main``, with pipes to its stdin and stdout and ``pass_fds`` open in it; and a
         folder to remove once it ends (its scratch folder, or the staging folder of its sandbox), if
-        any. A JVM whose limits could not be set is returned ended."""
+        any. A JVM whose limits could not be set is returned ended. A runner for programs whose
+        shutdown hooks never run starts faster where it can (:attr:`_Launch.reads_shutdown_hooks`)."""
         flags = self._flags()
+        launch = self.launches[main] if reads_shutdown_hooks or main != RUNNER else self.hookless_runner
         if self.isolated:
-            process, staging, _ = _start_whitelisted(self.launches[main], flags, self.hidden, self.limited,
-                                                     pass_fds=pass_fds)
+            process, staging, _ = _start_whitelisted(launch, flags, self.hidden, self.limited, pass_fds=pass_fds)
             return process, staging
         workdir = tempfile.mkdtemp(prefix="dynbench-java-")
         privileges = {}
@@ -196,7 +210,7 @@ class _Jvm:
             privileges = {"user": UNPRIVILEGED_ID, "group": UNPRIVILEGED_ID, "extra_groups": []}
         flags[-1] = f"-Djava.io.tmpdir={workdir}"
         limits = ["prlimit", *_PRLIMIT_OPTIONS, "--"] if self.limited else []
-        process = subprocess.Popen([*limits, *self.launches[main].argv(flags)],
+        process = subprocess.Popen([*limits, *launch.argv(flags)],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    cwd=workdir, env={**CLEAN_ENVIRONMENT, "HOME": workdir}, start_new_session=True,
                                    pass_fds=pass_fds, **privileges)
@@ -204,6 +218,21 @@ class _Jvm:
 
     def _flags(self) -> list[str]:
         return [f"-Xmx{self.heap_mb}m", *_JVM_FLAGS]
+
+    def identity(self) -> str | None:
+        """What a program's behaviour in these JVMs depends on: the runner's command line (its ``java``,
+        flags and judge build) and the release of the JDK it comes from. None where judged programs run
+        as this process's own user (no bubblewrap, not root), who could then write what is kept under it."""
+        if not self.isolated and os.getuid() != 0:
+            return None
+        runner = self.launches[RUNNER]
+        release = Path(os.path.realpath(self.launches[COMPILER].java)).parent.parent / "release"
+        try:
+            released = release.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            released = ""
+        argv = runner.argv(self._flags())
+        return hashlib.sha256(json.dumps([argv, released]).encode()).hexdigest()[:16]
 
 
 def _start_whitelisted(launch: _Launch, flags: list[str], hidden: Sequence[str] = (), limited: bool = True,
@@ -364,11 +393,11 @@ class JudgeWorker:
                             ) -> tuple[list[TestRun], bool]:
         """The runs of ``tests`` (from the first) one JVM gave, and whether the rest need another."""
         if not hasattr(os, "memfd_create"):  # not Linux: an exit the rewrite misses loses the test's output
-            return self._talk(*self.jvm.start(RUNNER), job, classes, tests, None)
+            return self._talk(*self.jvm.start(RUNNER, (), job.runs_shutdown_hooks), job, classes, tests, None)
         recorder = os.memfd_create("dynbench-stdout", os.MFD_CLOEXEC)
         try:
             os.ftruncate(recorder, 4 + job.output_cap)
-            process, workdir = self.jvm.start(RUNNER, pass_fds=(recorder,))
+            process, workdir = self.jvm.start(RUNNER, (recorder,), job.runs_shutdown_hooks)
             return self._talk(process, workdir, job, classes, tests, recorder)
         finally:
             os.close(recorder)
@@ -457,6 +486,10 @@ class JavaJudge(WorkerPool):
     def __init__(self, workers: int | None = None, batch_size: int = 48, *, hidden: Sequence[str]) -> None:
         super().__init__(partial(JudgeWorker, hidden), batch_size,
                          max(1, workers or (os.cpu_count() or 1) + SPARE_JVMS))
+
+    def identity(self) -> str | None:
+        """:meth:`_Jvm.identity` of this judge's JVMs: the key of values its trusted runs computed."""
+        return self.workers[0].jvm.identity()
 
     def run(self, jobs: Sequence[JavaJob], progress: Callable[[int], None] | None = None) -> list[JobResult]:
         keyed = [(str(i), job) for i, job in enumerate(jobs)]

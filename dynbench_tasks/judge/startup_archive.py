@@ -24,20 +24,23 @@ from dynbench_tasks.judge.wire import runner_request
 
 _TRAINING = Path(__file__).resolve().parent / "java" / "training" / "Training.java"
 _SECONDS = 120
-_OWN_PACKAGES = ("dynbench/", "training/")
+_TRAINING_PACKAGES = ("training/",)
+_OWN_PACKAGES = ("dynbench/", *_TRAINING_PACKAGES)
 _log = logging.getLogger(__name__)
 
 
-def startup_archive(java: str, javac: str, folder: Path, flags: Sequence[str], entry: Sequence[str]) -> Path | None:
-    """The archive in the judge's ``folder`` for runner JVMs started as ``java *flags *entry`` (one per
-    ``java`` and flags: a JVM ignores an archive made by another), made now if it is missing; None
-    where it cannot be made."""
-    archive = folder / f"dynbench-{hashlib.sha256(' '.join([java, *flags]).encode()).hexdigest()[:12]}.jsa"
+def startup_archive(java: str, javac: str, folder: Path, flags: Sequence[str],
+                    entries: Sequence[Sequence[str]]) -> Path | None:
+    """The archive in the judge's ``folder`` for runner JVMs started as ``java *flags *entry``, for each
+    of ``entries`` (one per ``java``, flags and entries: a JVM ignores an archive made by another), made
+    now if it is missing; None where it cannot be made."""
+    made_from = " ".join([java, *flags, *(word for entry in entries for word in entry)])
+    archive = folder / f"dynbench-{hashlib.sha256(made_from.encode()).hexdigest()[:12]}.jsa"
     if archive.is_file():
         return archive
     with tempfile.TemporaryDirectory(prefix="dynbench-archive-", dir=folder) as scratch:
         try:
-            _make(java, javac, folder / JAR, Path(scratch), list(flags), list(entry), archive)
+            _make(java, javac, folder / JAR, Path(scratch), list(flags), entries, archive)
         except (OSError, subprocess.SubprocessError, ValueError) as error:
             _log.warning("judge JVMs start without a class-data sharing archive (%s: %s), only slower",
                          type(error).__name__, str(error)[-300:])
@@ -45,19 +48,25 @@ def startup_archive(java: str, javac: str, folder: Path, flags: Sequence[str], e
     return archive
 
 
-def _make(java: str, javac: str, jar: Path, scratch: Path, flags: list[str], entry: list[str], archive: Path) -> None:
+def _make(java: str, javac: str, jar: Path, scratch: Path, flags: list[str], entries: Sequence[Sequence[str]],
+          archive: Path) -> None:
     compiled = scratch / "classes"
     run_tool([javac, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)], seconds=_SECONDS)
     classes = {str(path.relative_to(compiled).with_suffix("")).replace(os.sep, "."): path.read_bytes()
                for path in compiled.rglob("*.class")}
     request = runner_request("", "training.Training", classes, False, _SECONDS * 1000, 1 << 20, [b"5 12\n"])
-    loaded = scratch / "loaded.lst"
-    run_tool([java, *flags, f"-XX:DumpLoadedClassList={loaded}", *entry], request, _SECONDS)
-    # The JDK's classes only: an archive that holds a jar's classes is valid only where that jar lies at the
-    # same path, and the sandbox shows the judge's folder elsewhere.
+    # The training program's classes never; the runner's only where a runtime linked for it holds them: an
+    # archive that holds a jar's classes is valid only where that jar lies at the same path, and the
+    # sandbox shows the judge's folder elsewhere.
+    skipped = _OWN_PACKAGES if any("-p" in entry for entry in entries) else _TRAINING_PACKAGES
+    lines: dict[str, None] = {}
+    for index, entry in enumerate(entries):
+        loaded = scratch / f"loaded-{index}.lst"
+        run_tool([java, *flags, f"-XX:DumpLoadedClassList={loaded}", *entry], request, _SECONDS)
+        lines.update(dict.fromkeys(line for line in loaded.read_text().splitlines(keepends=True)
+                                   if not line.startswith(skipped)))
     class_list = scratch / "classes.lst"
-    class_list.write_text("".join(line for line in loaded.read_text().splitlines(keepends=True)
-                                  if not line.startswith(_OWN_PACKAGES)))
+    class_list.write_text("".join(lines))
     staged = scratch / archive.name
     run_tool([java, *flags, "-Xshare:dump", f"-XX:SharedClassListFile={class_list}", f"-XX:SharedArchiveFile={staged}"],
              seconds=_SECONDS)
