@@ -104,6 +104,17 @@ def test_detect_against_a_reference_model(runs):
     assert rows["reference"]["verdict"] == "not flagged"
 
 
+def test_the_python_api_gives_the_rows_the_command_prints(runs):
+    from dynbench_tasks.contamination.detect import detect as detect_from_python
+
+    reciter, solver = str(runs["reciter"][0]), str(runs["solver"][0])
+    printed = json.loads(detect(reciter, "--against", solver, "--json").stdout)["verdicts"]
+    returned = detect_from_python([reciter], against_dirs=[solver])
+    assert returned == printed
+    assert {row["compared_with"]: row["verdict"] for row in returned} == {"decoy": "contaminated",
+                                                                         "reference": "contaminated"}
+
+
 def test_detect_judges_answers_again_rather_than_trust_logged_flags(runs, tmp_path):
     """A submitter who sets every logged ``stale`` flag to false does not hide recitation."""
     import shutil

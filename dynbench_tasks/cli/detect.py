@@ -27,48 +27,25 @@ def add_parsers(commands) -> None:
     detect.set_defaults(handler=run)
 
 
-ALPHA_NOTE = "a model is flagged falsely with probability at most 0.05 across the benchmarks tested for it"
-
-
-def _row(model: str, benchmark: str, verdict, evidence, compared: str) -> dict:
-    return {"model": model, "benchmark": benchmark, "compared_with": compared, "verdict": verdict.verdict,
-            "p_value": verdict.p_value, "documents": verdict.documents, "stale": verdict.stale,
-            "control": verdict.decoy, "samples": verdict.samples, "stale_documents": verdict.stale_documents,
-            "control_documents": verdict.decoy_documents, "excess": verdict.excess,
-            "interval": list(verdict.interval), "documents_needed": verdict.needed, "tasks": sorted(evidence.tasks),
-            "stale_only_documents": len(evidence.stale_only),
-            "stale_only_rate": evidence.stale_only_counts[0] / max(1, evidence.stale_only_counts[1]),
-            "unjudged_documents": evidence.unreadable}
-
-
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
     from dynbench_tasks.analysis.text import one_line
-    from dynbench_tasks.contamination.detect import against, gather, verdicts
+    from dynbench_tasks.contamination.detect import ALPHA_NOTE, findings
     from dynbench_tasks.contamination.verdict import sentence
-    from dynbench_tasks.errors import DataError
 
-    evidence = gather(load_named_runs(args))
-    if not evidence:
-        raise DataError("no logged samples of a CRUXEval output task with new answers (newinput, fuvi, fuvio, "
-                        "newoutput) in " + ", ".join(args.run_dirs) + ": run lm_eval with --log_samples")
-    found = [(key, verdict, "decoy") for key, verdict in sorted(verdicts(evidence).items())]
-    if args.against:
-        reference = gather(load_runs(args.against))
-        if not reference:
-            raise DataError("no logged samples of a CRUXEval output task with new answers in "
-                            + ", ".join(args.against))
-        found += [(key, verdict, "reference") for key, verdict in sorted(against(evidence, reference).items())]
+    reference = load_runs(args.against) if args.against else None
+    found, evidence = findings(load_named_runs(args), reference, ", ".join(args.run_dirs),
+                               ", ".join(args.against or []))
     if args.json:
-        rows = [_row(*key, verdict, evidence[key], compared) for key, verdict, compared in found]
-        print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": rows}, indent=1))
+        print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": [finding.row() for finding in found]}, indent=1))
         return 0
-    for (model, benchmark), verdict, compared in found:
-        print(one_line(sentence(verdict, model, benchmark)
-                       + (" (against the reference runs)" if compared == "reference" else "")))
-        stale_only = evidence[(model, benchmark)].stale_only
-        if compared == "decoy" and stale_only:
-            stale, samples = evidence[(model, benchmark)].stale_only_counts
+    for finding in found:
+        model, benchmark = finding.model, finding.benchmark
+        print(one_line(sentence(finding.verdict, model, benchmark)
+                       + (" (against the reference runs)" if finding.compared_with == "reference" else "")))
+        stale_only = finding.evidence.stale_only
+        if finding.compared_with == "decoy" and stale_only:
+            stale, samples = finding.evidence.stale_only_counts
             print(one_line(f"{model}: {benchmark}: {stale} of {samples} samples wrote the published output on "
                            f"{len(stale_only)} documents without a decoy (the input did not change, the published "
                            "output is trivial or an argument of the call, or no neighbour input qualified): "

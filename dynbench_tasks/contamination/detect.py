@@ -17,7 +17,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from dynbench_tasks.analysis.runs import TaskRun
+from dynbench_tasks.analysis.runs import TaskRun, load_runs
 from dynbench_tasks.contamination.verdict import Unit, Verdict, judge, paired_against, threshold
 
 BENCHMARK = "cruxeval"  # the benchmark whose answers can be told recited: its outputs are values
@@ -132,3 +132,58 @@ def against(evidence: dict[tuple[str, str], Evidence], reference: dict[tuple[str
     alpha = _thresholds(evidence)
     return {key: paired_against(found.with_decoy + found.stale_only, base[key[1]], alpha[key[0]])
             for key, found in evidence.items() if base[key[1]]}
+
+
+ALPHA_NOTE = "a model is flagged falsely with probability at most 0.05 across the benchmarks tested for it"
+_NOTHING = "no logged samples of a CRUXEval output task with new answers (newinput, fuvi, fuvio, newoutput) in "
+
+
+@dataclass
+class Finding:
+    """One verdict: a model on a benchmark, against the decoy or against the reference runs."""
+
+    model: str
+    benchmark: str
+    verdict: Verdict
+    evidence: Evidence
+    compared_with: str  # "decoy" or "reference"
+
+    def row(self) -> dict:
+        """The verdict as ``dynbench detect --json`` prints it."""
+        verdict, evidence = self.verdict, self.evidence
+        stale, samples = evidence.stale_only_counts
+        return {"model": self.model, "benchmark": self.benchmark, "compared_with": self.compared_with,
+                "verdict": verdict.verdict, "p_value": verdict.p_value, "documents": verdict.documents,
+                "stale": verdict.stale, "control": verdict.decoy, "samples": verdict.samples,
+                "stale_documents": verdict.stale_documents, "control_documents": verdict.decoy_documents,
+                "excess": verdict.excess, "interval": list(verdict.interval), "documents_needed": verdict.needed,
+                "tasks": sorted(evidence.tasks), "stale_only_documents": len(evidence.stale_only),
+                "stale_only_rate": stale / max(1, samples), "unjudged_documents": evidence.unreadable}
+
+
+def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where: str = "the runs",
+             reference_where: str = "the reference runs") -> tuple[list[Finding], dict[tuple[str, str], Evidence]]:
+    """Every verdict the runs support (against the decoy; against ``reference`` too where given), and
+    the evidence per (model, benchmark); a DataError where either holds nothing to judge."""
+    from dynbench_tasks.errors import DataError
+
+    evidence = gather(runs)
+    if not evidence:
+        raise DataError(_NOTHING + where + ": run lm_eval with --log_samples")
+    found = [Finding(*key, verdict, evidence[key], "decoy") for key, verdict in sorted(verdicts(evidence).items())]
+    if reference is not None:
+        base = gather(reference)
+        if not base:
+            raise DataError(_NOTHING + reference_where)
+        found += [Finding(*key, verdict, evidence[key], "reference")
+                  for key, verdict in sorted(against(evidence, base).items())]
+    return found, evidence
+
+
+def detect(run_dirs: list[str], against_dirs: list[str] | None = None) -> list[dict]:
+    """``dynbench detect RUN_DIR… [--against RUN_DIR…] --json`` from Python: one row per verdict (model,
+    benchmark, ``verdict``, ``p_value``, counts, interval, ``documents_needed``…), every logged answer
+    judged again. ``from dynbench_tasks.contamination.detect import detect``."""
+    reference = load_runs(against_dirs) if against_dirs else None
+    found, _ = findings(load_runs(run_dirs), reference, ", ".join(run_dirs), ", ".join(against_dirs or []))
+    return [finding.row() for finding in found]
