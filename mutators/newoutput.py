@@ -14,6 +14,9 @@ programs, so it is not this operator's ``apply`` (which leaves the program as it
 under which the program runs cleanly on every scored input, gives the same answers under two hash
 seeds, and changes at least one scored answer.
 
+A translation program takes two edits, one of them structural where it allows one
+(:mod:`mutators.structural`, :class:`Edits`).
+
 Edits are made on the program's tokens, not its tree: a candidate is one token replaced (or one
 inserted), so making twenty of them costs a tokenisation, where rendering twenty libcst trees would cost most of a cold
 build.
@@ -69,6 +72,39 @@ class Edit:
 
     def apply(self, code: str) -> str:
         return code[: self.start] + self.text + code[self.end :]
+
+    @property
+    def steps(self) -> tuple[Edit, ...]:
+        return (self,)
+
+    def line(self, code: str) -> int:
+        """The line of the edited program (``self.apply(code)``) that the edit's text starts on, added lines'
+        leading newline aside."""
+        return code.count("\n", 0, self.start) + 1 + (len(self.text) - len(self.text.lstrip("\n")))
+
+    def without(self, earlier: Edit) -> Edit:
+        """This edit, made to the program ``earlier`` left, as it would be made to the program before it
+        (the two do not overlap)."""
+        if self.start < earlier.start + len(earlier.text):
+            return self
+        shift = len(earlier.text) - (earlier.end - earlier.start)
+        return Edit(self.start - shift, self.end - shift, self.text, self.what)
+
+
+@dataclass(frozen=True)
+class Edits:
+    """Edits made one after another, each at offsets of the program the ones before it left."""
+
+    steps: tuple[Edit, ...]
+
+    def apply(self, code: str) -> str:
+        for step in self.steps:
+            code = step.apply(code)
+        return code
+
+    @property
+    def what(self) -> str:
+        return "; ".join(step.what for step in self.steps)
 
 
 def _offsets(code: str) -> list[int]:

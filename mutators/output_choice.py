@@ -17,6 +17,11 @@ CRUXEval output that is one of the call's arguments or a patch of the published 
 only if no other qualifies, and only if it is less alike the published answers than the unedited
 program's (a new input's fresh answer is never traded for a guessable one); the least alike first.
 
+A translation problem (``Problem.translation``) tries :mod:`mutators.structural`'s edits first, refuses
+answers that are empty or the same on every input, and then takes a second, token edit in another
+statement of the program the first left, where one makes both edits matter (undoing either changes an
+answer): a recalled translation cannot be patched to such answers token by token.
+
 Where the unedited program fails, or does not give the published answer, on some of a problem's
 inputs but on no more than half of them, the problem is scored on the others only: on those the
 benchmark is wrong about its own program (its Python and its reference disagree), so an answer
@@ -28,24 +33,28 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mutators import batched_calls
 from mutators.engine import MutationResult
 from mutators.execution.plain import PlainDataError, decode
-from mutators.newoutput import Edit, NewOutput, edits
+from mutators.newoutput import Edit, Edits, NewOutput, edits
 from mutators.programs import MUTATED, UNCHANGED, CallTests, StdinTests
+from mutators.structural import statement_of, structural_edits
 
-NO_SITES, FAILS, SAME_ANSWERS, NONDETERMINISTIC, UNPUBLISHED, NO_HARDER = (
+NO_SITES, FAILS, SAME_ANSWERS, NONDETERMINISTIC, UNPUBLISHED, NO_HARDER, FIRST_UNNEEDED = (
     "nothing in the program is a literal or operator it edits", "the edited program fails on a scored input",
     "it gives the same answers", "its answers depend on the hash seed",
-    "it does not give the published answers", "its answers are no harder to guess than the program's own")
+    "it does not give the published answers", "its answers are no harder to guess than the program's own",
+    "with it the first edit no longer changes an answer")
+DEGENERATE = "its answers are empty or the same on every input"
 
 
 @dataclass(frozen=True)
 class OutputRules:
     candidates: int = 24
+    structural: int = 8  # structural candidates tried first, where a problem takes them (Problem.translation)
     # CPU seconds per scored call: an edit that makes a call slow is no small edit. The slowest published
     # CRUXEval call takes 2 ms; an edit that loops for ever (a loop step edited to 0) costs this much.
     call_seconds: float = 0.1
@@ -82,6 +91,10 @@ class Problem:
     # shown call, or the published answers patched) is taken only if no other qualifies, the least
     # alike first.
     guessable: Callable[[list], float | None] | None = None
+    # A translation problem: two edits in different statements, a structural one first where one qualifies,
+    # each of which matters (a recalled translation must not be patchable token by token), else one; and no
+    # answers a program that ignores its input could give (an empty one, or the same on every input).
+    translation: bool = False
 
     def narrow(self, kept: list[int]) -> None:
         """Score the problem on the inputs at ``kept`` only."""
@@ -93,7 +106,7 @@ class Problem:
 
 @dataclass
 class Chosen:
-    edit: Edit
+    edit: Edit | Edits
     answers: list
     also_same: bool | None = None  # whether ``Problem.also`` gives the first answer too (None: no such call)
     scored: list[bool] | None = None  # the problem's ``scored``: the inputs the answers are for
@@ -200,6 +213,14 @@ def _answers(problem: Problem, outcomes: list[dict]) -> tuple[list, bool | None]
     return answers, not isinstance(also, str) and also is not None and problem.same(also[0], answers[0])
 
 
+def _degenerate(problem: Problem, answers: list) -> bool:
+    """Whether a translation problem's answers could be given without reading the input."""
+    if not problem.translation:
+        return False
+    empty = any(isinstance(answer, str) and not answer.strip() for answer in answers)
+    return empty or (len(answers) > 1 and all(problem.same(answer, answers[0]) for answer in answers[1:]))
+
+
 def _differs(problem: Problem, answers: list) -> bool:
     references = [problem.baseline, problem.published]
     return any(all(reference is None or reference[i] is None or not problem.same(answer, reference[i])
@@ -220,7 +241,7 @@ class _Search:
 
 _SLOWER = 3  # how much slower than the unedited program an edited script may run on its slowest test
 _ROUNDS = (2, 6)  # candidates tried per round before the rest: most programs settle in the first
-_chosen: dict[tuple, Chosen | str] = {}  # (seed, code, inputs, also, rules) -> the choice, or why none
+_chosen: dict[tuple, Chosen | str] = {}  # (seed, code, inputs, also, translation, rules) -> the choice, or why none
 
 
 def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, together: bool = True,
@@ -266,6 +287,13 @@ def _run(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules) -> list[t
     """Answers (or the broken rule) of every (problem, code) job."""
     return [_answers(problem, outcomes) for (problem, _), outcomes in
             zip(jobs, _outcomes(sandbox, jobs, rules), strict=True)]
+
+
+def answers_of(problem: Problem, sandbox, rules: OutputRules | None = None) -> list | str:
+    """The answers ``problem.code`` gives on the problem's inputs, as a task stores them, or why it gives
+    none: a document's shown program checked against the answers it is scored on."""
+    outcome = _run(sandbox, [(problem, problem.code)], rules or OutputRules())[0]
+    return outcome if isinstance(outcome, str) else outcome[0]
 
 
 def _why_not(problem: Problem, outcomes: list[dict], rules: OutputRules) -> str:
@@ -358,6 +386,8 @@ def _search(searches: list[_Search], sandboxes, rules: OutputRules) -> None:
                 search.broken[outcome] += 1
             elif not _differs(search.problem, outcome[0]):
                 search.broken[SAME_ANSWERS] += 1
+            elif _degenerate(search.problem, outcome[0]):
+                search.broken[DEGENERATE] += 1
             elif search.problem.guessable is not None and (alike := search.problem.guessable(outcome[0])) is not None:
                 search.guessable.append((alike, edit, outcome))
             else:
@@ -397,6 +427,48 @@ def _confirm(hopefuls: list[tuple[_Search, Edit, tuple]], second, rules: OutputR
             search.broken[NONDETERMINISTIC] += 1
 
 
+_SECOND_ROUNDS = 3  # second edits found that leave the first mattering no more, before one edit is kept
+
+
+def _candidates(problem: Problem, seed: int, rules: OutputRules) -> list[Edit]:
+    token_edits = edits(problem.code, seed, rules.candidates)
+    if not problem.translation:
+        return token_edits
+    return structural_edits(problem.code, seed)[: rules.structural] + token_edits
+
+
+def _differ(problem: Problem, answers: list, others: list) -> bool:
+    return any(not problem.same(answer, other) for answer, other in zip(answers, others, strict=True))
+
+
+def _add_second_edits(searches: list[_Search], sandboxes, seed: int, rules: OutputRules) -> None:
+    """For each search that chose a first edit: on the program it left, the first token edit in another
+    statement under which both matter (undoing either changes an answer), added to the choice."""
+    pairs = []
+    for search in searches:
+        first = search.chosen.edit
+        code = first.apply(search.problem.code)
+        taken = statement_of(code, first.line(search.problem.code))
+        candidates = [edit for edit in edits(code, seed, rules.candidates)
+                      if statement_of(code, edit.line(code)) != taken]
+        problem = replace(search.problem, code=code, baseline=search.chosen.answers, prepare=None, check=None)
+        pairs.append((search, _Search(problem, candidates)))
+    for _ in range(_SECOND_ROUNDS):
+        _search([second for _, second in pairs], sandboxes, rules)
+        found = [(search, second) for search, second in pairs if second.chosen is not None]
+        alone = _run(sandboxes[0], [(search.problem, second.chosen.edit.without(search.chosen.edit)
+                                     .apply(search.problem.code)) for search, second in found], rules)
+        pairs = []
+        for (search, second), outcome in zip(found, alone, strict=True):
+            if isinstance(outcome, str) or _differ(second.problem, outcome[0], second.chosen.answers):
+                search.chosen = Chosen(Edits((*search.chosen.edit.steps, second.chosen.edit)), second.chosen.answers,
+                                       second.chosen.also_same, search.chosen.scored)
+            else:
+                second.chosen = None
+                second.broken[FIRST_UNNEEDED] += 1
+                pairs.append((search, second))
+
+
 def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: int, sandboxes,
                        rules: OutputRules | None = None) -> dict[int, Chosen]:
     """For every ``(result, problem)`` whose chain has NewOutput, choose the edit of the shown program
@@ -409,11 +481,13 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
     for result, problem in items:
         if NewOutput.letter not in result.chain.split("+") or result.status not in (MUTATED, UNCHANGED):
             continue
-        key = (seed, problem.code, tuple(problem.inputs), problem.also, rules)
+        key = (seed, problem.code, tuple(problem.inputs), problem.also, problem.translation, rules)
         wanted.append((key, result, problem))
         if key not in _chosen and key not in searches:
-            searches[key] = _Search(problem, edits(problem.code, seed, rules.candidates))
+            searches[key] = _Search(problem, _candidates(problem, seed, rules))
     _search(list(searches.values()), sandboxes, rules)
+    _add_second_edits([s for s in searches.values() if s.problem.translation and s.chosen is not None], sandboxes, seed,
+                      rules)
     for key, search in searches.items():
         broken = search.broken.most_common(1)[0][0] if search.broken else NO_SITES
         _chosen[key] = search.chosen or broken
@@ -434,7 +508,7 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
         # The published input still answers input prediction unless it gives another answer now.
         input_changed = "input" in result.changed_answers if chosen.also_same is None else not chosen.also_same
         result.changed_answers = ["output", "input"] if input_changed else ["output"]
-        step.changed, step.sites = True, 1
+        step.changed, step.sites = True, len(chosen.edit.steps)
         result.checked_inputs += len(chosen.answers)
         result.verified_inputs += len(chosen.answers)
         made[id(result)] = chosen

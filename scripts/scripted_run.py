@@ -3,12 +3,15 @@
 problem's 5 samples the first ``--right`` give the right answer to the document as shown and the rest
 a wrong one; with ``--memorised`` every sample gives what a model that memorised the published
 benchmark would give (the published output or input, the benchmark's own Java, or its published test
-outputs printed): it recognises each problem however it is rewritten and never reads the program.
+outputs printed): it recognises each problem however it is rewritten and never reads the program; with
+``--patched``, the benchmark's own Java with each literal, operator or call edit of the shown program
+patched into it (it cannot patch an added statement or moved loop bounds).
 Prints the expected and the obtained pass@1 of each task; the run folder is what ``dynbench verify``
 and ``dynbench leaderboard`` read, e.g.
 
     python scripts/scripted_run.py --tasks cruxeval_fuv --out runs/scripted   # all 800 problems
     python scripts/scripted_run.py --tasks cruxeval_orig,cruxeval_fuv,cruxeval_fuvio --memorised --out runs/m
+    python scripts/scripted_run.py --tasks transcoder_newoutput,transcoder_fuvo --patched --out runs/p
     dynbench verify runs/scripted
 """
 
@@ -29,13 +32,16 @@ def main() -> int:
     parser.add_argument("--tasks", default="cruxeval_fuv", help="comma-separated dynbench tasks")
     parser.add_argument("--out", required=True, metavar="DIR")
     parser.add_argument("--right", type=int, default=3, choices=range(SAMPLES + 1), help="right samples of 5")
-    parser.add_argument("--memorised", action="store_true", help="every sample gives the published answer")
+    recalled = parser.add_mutually_exclusive_group()
+    recalled.add_argument("--memorised", action="store_true", help="every sample gives the published answer")
+    recalled.add_argument("--patched", action="store_true",
+                          help="every sample gives the published Java with the shown token edits patched in")
     parser.add_argument("--limit", type=int, help="problems per task (default: all)")
     parser.add_argument("--metadata", default="{}", help="JSON task settings, as lm_eval --metadata takes them")
     args = parser.parse_args()
 
     sys.path.insert(0, str(TESTS))
-    from known_answers import memorised_answer, prompt_key, right_answer, wrong_answer
+    from known_answers import memorised_answer, patched_answer, prompt_key, right_answer, wrong_answer
     from scripted_server import ScriptedServer
 
     from dynbench_tasks.lmeval import discovery, task_manager
@@ -49,8 +55,10 @@ def main() -> int:
         for doc in list(loaded[task].test_docs())[: args.limit]:
             right = right_answer(task, doc)
             unanswerable += right is None
-            samples = [memorised_answer(task, doc)] * SAMPLES if args.memorised else \
-                [right or wrong_answer(task)] * args.right + [wrong_answer(task)] * (SAMPLES - args.right)
+            if args.memorised or args.patched:
+                samples = [(memorised_answer if args.memorised else patched_answer)(task, doc)] * SAMPLES
+            else:
+                samples = [right or wrong_answer(task)] * args.right + [wrong_answer(task)] * (SAMPLES - args.right)
             answers[prompt_key(task, doc)] = samples
 
     def answer(prompt: str, sample: int) -> str:
@@ -67,9 +75,10 @@ def main() -> int:
     for task in tasks:
         metrics = results["results"][task]
         obtained = next(v for k, v in metrics.items() if k.startswith("pass@1,") and "stderr" not in k)
-        expected = "memorised" if args.memorised else f"expected pass@1 {args.right / SAMPLES:.2f}"
+        expected = "memorised" if args.memorised else "patched" if args.patched else \
+            f"expected pass@1 {args.right / SAMPLES:.2f}"
         print(f"{task}: {expected}, obtained {obtained:.4f} on {results['n-samples'][task]['effective']} problems")
-    if unanswerable and not args.memorised:
+    if unanswerable and not (args.memorised or args.patched):
         print(f"({unanswerable} documents had no right answer built here and got wrong ones only)")
     return 0
 

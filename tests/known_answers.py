@@ -5,7 +5,11 @@ program: it gives the published output or input, or the benchmark's own Java).""
 
 from __future__ import annotations
 
+import ast
+import io
 import json
+import re
+import tokenize
 
 from dynbench_tasks.benchmarks.new_answers import harness_signature
 
@@ -78,3 +82,51 @@ def memorised_answer(task: str, doc: dict) -> str:
     if doc.get("java"):
         return f"```java\n{doc['java']}\n```"
     return printing_java(doc.get("original_tests") or doc["tests"])
+
+
+_TOKEN_EDIT = re.compile(r"line (\d+): (.+) -> (.+)$")
+_JAVA_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)+\'|//[^\n]*|/\*[\s\S]*?\*/|[A-Za-z_$][\w$]*|\d[\w.]*'
+                         r"|==|!=|<=|>=|\+=|-=|&&|\|\||\+\+|--|<<|>>|\S")
+
+
+def _java_spellings(python: str) -> list[str]:
+    """How a Python token may be spelled in Java: the same, ``true``, a string or a char literal."""
+    if python in ("True", "False"):
+        return [python.lower()]
+    if python[:1] in "'\"":
+        value = ast.literal_eval(python)
+        return [json.dumps(value)] + ([f"'{value}'"] if len(value) == 1 and value not in "'\\" else [])
+    return [python]
+
+
+def _occurrences_before(python: str, text: str, line: int) -> int:
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(python).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return 0
+    return sum(token.string == text and token.start[0] < line for token in tokens)
+
+
+def patched_answer(task: str, doc: dict) -> str:
+    """What a model that memorised the published Java and patches the shown edits into it answers: it
+    recognises the problem, recalls the benchmark's own Java and, for each literal, operator or call edit
+    the document's record names, replaces the matching Java token (the k-th occurrence in the Python before
+    the edit's line is taken for the k-th in the Java). It cannot patch an added statement or moved loop
+    bounds, and it translates nothing new. Without published Java, the memorised answer."""
+    java = doc.get("java")
+    if not java or task.startswith("cruxeval"):
+        return memorised_answer(task, doc)
+    for step in (doc.get("mutation") or {}).get("edit", "").split("; "):
+        found = _TOKEN_EDIT.match(step)
+        if found is None or found.group(2).startswith("range("):
+            continue
+        line, old, new = int(found.group(1)), found.group(2), found.group(3)
+        spellings = _java_spellings(old)
+        hits = [m for m in _JAVA_TOKEN.finditer(java) if m.group() in spellings]
+        if not hits:
+            continue
+        hit = hits[min(_occurrences_before(doc["python"], old, line), len(hits) - 1)]
+        replacement = _java_spellings(new)
+        spelled = replacement[-1] if hit.group().startswith("'") and len(replacement) > 1 else replacement[0]
+        java = java[: hit.start()] + spelled + java[hit.end() :]
+    return f"```java\n{java}\n```"

@@ -81,7 +81,7 @@ def script_problem(tests: StdinTests, result: MutationResult) -> Problem | None:
         return None
     limit = 2 * max(map(len, tests.expected)) + 1000
     return Problem(result.code, tests, list(tests.inputs), partial(printed_answers, limit=limit),
-                   tests.matches, published=list(tests.expected), seconds=_SCRIPT_SECONDS)
+                   tests.matches, published=list(tests.expected), seconds=_SCRIPT_SECONDS, translation=True)
 
 
 # ---------------------------------------------------------------------------------- TransCoder
@@ -252,4 +252,4 @@ def harness_problem(entry: str | None, java_harness: str, preamble: str, result:
     return Problem(result.code, CallTests(entry, arguments, preamble=preamble), arguments, reading.read,
                    partial(_same_records, comparison=judged.comparison, threshold=judged.threshold),
                    keep_arguments=True, seconds=_HARNESS_CALL_SECONDS, prepare=_fetch_references,
-                   check=reading.check)
+                   check=reading.check, translation=True)

@@ -293,7 +293,7 @@ def _script_answers(tests: StdinTests, result: MutationResult) -> Problem | None
     if tests.expected is not None or not tests.inputs:
         return script_problem(tests, result)
     return Problem(result.code, tests, list(tests.inputs), partial(printed_answers, limit=UNPUBLISHED_ANSWER_CHARS),
-                   tests.matches)
+                   tests.matches, translation=True)
 
 
 def _json_type(value) -> str:
