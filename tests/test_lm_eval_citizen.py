@@ -9,6 +9,7 @@ import logging
 import re
 import subprocess
 import sys
+import time
 from configparser import ConfigParser
 
 import lm_eval
@@ -20,7 +21,7 @@ from dynbench_tasks.benchmarks.cruxeval import paper_prompt as output_prompt
 from dynbench_tasks.benchmarks.cruxeval_input import paper_prompt as input_prompt
 from dynbench_tasks.benchmarks.translation import prompt as translation_prompt
 from dynbench_tasks.errors import SettingsError
-from dynbench_tasks.lmeval import build_progress, task_manager
+from dynbench_tasks.lmeval import build_progress, documents, task_manager
 from dynbench_tasks.lmeval.cost import Plan
 from dynbench_tasks.lmeval.environment import SUPPORTED_LM_EVAL
 
@@ -182,6 +183,13 @@ def test_few_shot_from_the_command_line_keeps_a_space_between_question_and_answe
 
 def test_a_document_build_says_how_far_it_is_every_so_often(small_data, monkeypatch, capfd):
     monkeypatch.setattr(build_progress, "PROGRESS_EVERY_SECONDS", 0.2)  # 30 seconds in a run
+    rewrite = documents.mutate
+
+    def slow_rewrite(*args, **kwargs):  # 20 ms a program or more: several lines on a machine of any speed
+        time.sleep(0.02)
+        return rewrite(*args, **kwargs)
+
+    monkeypatch.setattr(documents, "mutate", slow_rewrite)
     tm = task_manager({"data_dir": small_data, "seed": 7919})
     assert len(list(tm.load(["cruxeval_fuv"])["tasks"]["cruxeval_fuv"].test_docs())) > 0
     lines = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dynbench: cruxeval_fuv:")]
