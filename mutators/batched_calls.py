@@ -10,12 +10,13 @@ so builtins) gets a child of its own."""
 from __future__ import annotations
 
 PROGRAMS_PER_CHILD = 16
+PROGRAM_FILENAME = "<benchmark>"  # what each program is compiled as: a traced task reports its lines
 
-_DEFINE_AND_CALL = """
+_DEFINE_AND_CALL = f"""
 import random as _dynbench_random
 def _dynbench_call(program, expression):
-    namespace = {"__name__": "__dynbench_program__", "__builtins__": __builtins__}
-    exec(program, namespace)
+    namespace = {{"__name__": "__dynbench_program__", "__builtins__": __builtins__}}
+    exec(compile(program, {PROGRAM_FILENAME!r}, "exec"), namespace)
     _dynbench_random.seed(0)
     return eval(expression, namespace)
 """
@@ -31,12 +32,15 @@ def children(items: list) -> list[list]:
     return [items[start : start + PROGRAMS_PER_CHILD] for start in range(0, len(items), PROGRAMS_PER_CHILD)]
 
 
-def task(calls: list[tuple[str, str]], seconds: float) -> dict:
-    """One child making every (program, expression) call, each with ``seconds`` of CPU time."""
+def task(calls: list[tuple[str, str]], seconds: float, traced: bool = False) -> dict:
+    """One child making every (program, expression) call, each with ``seconds`` of CPU time; ``traced``:
+    each call's result also holds the lines of its program it ran."""
     expressions = [f"_dynbench_call({program!r}, {expression!r})" for program, expression in calls]
     budget = len(expressions) * 2 * seconds
+    trace = {"trace": PROGRAM_FILENAME} if traced else {}
     return {"kind": "evaluate_each",
-            "payload": {"program": _DEFINE_AND_CALL, "expressions": expressions, "seconds": seconds, "clock": "cpu"},
+            "payload": {"program": _DEFINE_AND_CALL, "expressions": expressions, "seconds": seconds, "clock": "cpu",
+                        **trace},
             "limits": {"wall_seconds": budget + 5, "cpu_seconds": int(budget) + 1, "memory_mb": 1024}}
 
 

@@ -42,6 +42,8 @@ class MutationResult:
     verified_inputs: int = 0  # of those, the ones on which the original itself ran cleanly (and right)
     edit: str | None = None  # NewOutput's edit of the program, e.g. "line 3: 5 -> 6"
     new_answers: list | None = None  # NewOutput: the edited program's answer on each scored input
+    derived_inputs: list[str] = field(default_factory=list)  # NewOutput: stdin inputs derived from the
+    # published ones (mutators.derived_inputs), whose answers end ``new_answers``
     changed_answers: list[str] = field(default_factory=list)  # "output", "input": whose answer is not the published
     decoy_output: str | None = None  # NewInput: the stale answer's control (docs/detect.md)
 
@@ -49,7 +51,7 @@ class MutationResult:
         """The ``mutation`` entry written beside each program."""
         record = asdict(self)
         for written_elsewhere in ("code", "call_arguments", "expected_output", "new_input", "keyword_renames",
-                                  "new_answers", "decoy_output"):
+                                  "new_answers", "derived_inputs", "decoy_output"):
             del record[written_elsewhere]
         return record
 

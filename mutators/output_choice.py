@@ -10,7 +10,9 @@ order, it is the first under which the program
 * runs cleanly on every scored input (no exception, non-zero exit or timeout),
 * gives answers that ``read`` accepts,
 * gives at least one answer that differs both from the unedited program's and from the published one,
-* and gives the same answers again under a second hash seed.
+* gives the same answers again under a second hash seed,
+* and leaves no more of its statements unexecuted on every scored input than the unedited program
+  does (:mod:`mutators.line_coverage`: no loop that stops running, no branch no input takes any more).
 
 An edit whose answers could be had without working the program out (``Problem.guessable``: a
 CRUXEval output that is one of the call's arguments or a patch of the published output) is taken
@@ -21,6 +23,12 @@ A translation problem (``Problem.translation``) tries :mod:`mutators.structural`
 answers that are empty or the same on every input, and then takes a second, token edit in another
 statement of the program the first left, where one makes both edits matter (undoing either changes an
 answer): a recalled translation cannot be patched to such answers token by token.
+
+A problem may come with stdin inputs derived from its published ones (``Problem.derived``,
+:mod:`mutators.derived_inputs`): before anything else they are run on the unedited program under both
+hash seeds and kept only where it answers them cleanly, within a second, alike, with something (and
+where the problem's ``prepare`` checks them against a reference, where that agrees); the answers on
+them are the edited program's, as on the published ones.
 
 Where the unedited program fails, or does not give the published answer, on some of a problem's
 inputs but on no more than half of them, the problem is scored on the others only: on those the
@@ -36,7 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mutators import batched_calls
+from mutators import batched_calls, line_coverage
 from mutators.engine import MutationResult
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newoutput import Edit, Edits, NewOutput, edits
@@ -49,6 +57,8 @@ NO_SITES, FAILS, SAME_ANSWERS, NONDETERMINISTIC, UNPUBLISHED, NO_HARDER, FIRST_U
     "it does not give the published answers", "its answers are no harder to guess than the program's own",
     "with it the first edit no longer changes an answer")
 DEGENERATE = "its answers are empty or the same on every input"
+DEAD_CODE, UNTRACED = ("it leaves more of the program unexecuted on every scored input",
+                       "its lines run on the scored inputs could not be traced")
 
 
 @dataclass(frozen=True)
@@ -95,9 +105,29 @@ class Problem:
     # each of which matters (a recalled translation must not be patchable token by token), else one; and no
     # answers a program that ignores its input could give (an empty one, or the same on every input).
     translation: bool = False
+    # The last ``derived`` stdin inputs are derived from the published ones (mutators.derived_inputs): they
+    # have no published answer, and are kept only where the unedited program answers them steadily
+    # (``derived_answers``: what it printed), and where ``reference`` (the benchmark's own program in the
+    # target language) is given, only where ``prepare`` finds that it agrees.
+    derived: int = 0
+    derived_answers: list[str] = field(default_factory=list)
+    reference: str | None = None
+
+    def derived_inputs(self) -> list[str]:
+        return self.inputs[len(self.inputs) - self.derived :]
+
+    def keep_derived_where(self, kept: list[bool]) -> None:
+        """Keep the derived inputs (and their answers) where ``kept`` says."""
+        published = len(self.inputs) - self.derived
+        self.inputs = self.inputs[:published] + [x for x, keep in zip(self.derived_inputs(), kept, strict=True) if keep]
+        self.derived_answers = [answer for answer, keep in zip(self.derived_answers, kept, strict=True) if keep]
+        if self.published is not None:
+            self.published = self.published[:published] + [None] * len(self.derived_answers)
+        self.derived = len(self.derived_answers)
 
     def narrow(self, kept: list[int]) -> None:
         """Score the problem on the inputs at ``kept`` only."""
+        self.derived = sum(index >= len(self.inputs) - self.derived for index in kept)
         self.scored = [index in kept for index in range(len(self.inputs))]
         self.inputs = [self.inputs[index] for index in kept]
         if self.published is not None:
@@ -110,6 +140,7 @@ class Chosen:
     answers: list
     also_same: bool | None = None  # whether ``Problem.also`` gives the first answer too (None: no such call)
     scored: list[bool] | None = None  # the problem's ``scored``: the inputs the answers are for
+    derived: tuple[str, ...] = ()  # the derived inputs kept, whose answers come last
 
     def answers_by_input(self) -> list:
         """One answer per input the problem came with: None where it is not scored."""
@@ -237,6 +268,8 @@ class _Search:
     chosen: Chosen | None = None
     broken: Counter = field(default_factory=Counter)
     guessable: list[tuple[float, Edit, tuple]] = field(default_factory=list)  # qualified, but guessable: (likeness, …)
+    unexecuted: int | None = None  # statements of the unedited program no scored input runs (None: not traced)
+    traced: bool = False
 
 
 _SLOWER = 3  # how much slower than the unedited program an edited script may run on its slowest test
@@ -244,24 +277,34 @@ _ROUNDS = (2, 6)  # candidates tried per round before the rest: most programs se
 _chosen: dict[tuple, Chosen | str] = {}  # (seed, code, inputs, also, translation, rules) -> the choice, or why none
 
 
+def _traced_tasks(problem: Problem, code: str, rules: OutputRules) -> list[dict]:
+    """As :func:`_tasks`, every run traced (:mod:`mutators.line_coverage`)."""
+    tests = problem.tests
+    if isinstance(tests, StdinTests):
+        return [line_coverage.scripts_task(tests.script(code), problem.inputs, problem.seconds or rules.script_seconds)]
+    return [line_coverage.calls_task(tests.preamble + "\n" + code, _expressions(problem),
+                                     problem.seconds or rules.call_seconds)]
+
+
 def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, together: bool = True,
-              every: bool = False) -> list[list[dict]]:
+              every: bool = False, traced: bool = False) -> list[list[dict]]:
     """The sandbox's outcomes of every (problem, code) job, all in one batch: function programs that
     may share children do (:mod:`mutators.batched_calls`); the jobs of a child that did not finish run again one
     per child, so none is judged by what another did. ``every``: a script runs on every test, not
-    only up to the first that fails."""
+    only up to the first that fails. ``traced``: every run also reports the lines it ran."""
     by_seconds: dict[float, list[int]] = {}
     for index, (problem, _) in enumerate(jobs):
         if together and not isinstance(problem.tests, StdinTests) and batched_calls.shareable(jobs[index][1]):
             by_seconds.setdefault(problem.seconds or rules.call_seconds, []).append(index)
     packs = [(seconds, pack) for seconds, indices in by_seconds.items() for pack in batched_calls.children(indices)]
     tasks = [batched_calls.task([(jobs[i][0].tests.preamble + "\n" + jobs[i][1], expression)
-                                 for i in pack for expression in _expressions(jobs[i][0])], seconds)
+                                 for i in pack for expression in _expressions(jobs[i][0])],
+                                seconds * line_coverage.SLOWER if traced else seconds, traced)
              for seconds, pack in packs]
     packed = {index for _, pack in packs for index in pack}
     spans = {}
     for index in (i for i in range(len(jobs)) if i not in packed):
-        made = _tasks(*jobs[index], rules, every)
+        made = _traced_tasks(*jobs[index], rules) if traced else _tasks(*jobs[index], rules, every)
         spans[index] = (len(tasks), len(made))
         tasks += made
     outcomes = sandbox.run(tasks) if tasks else []
@@ -277,8 +320,8 @@ def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, toge
             found[index] = [{"status": "ok", "result": {"outcome": "each", "results": runs[:count]}}]
             runs = runs[count:]
     if retry:
-        for index, outcome in zip(retry, _outcomes(sandbox, [jobs[i] for i in retry], rules, together=False),
-                                  strict=True):
+        for index, outcome in zip(retry, _outcomes(sandbox, [jobs[i] for i in retry], rules, together=False,
+                                                   traced=traced), strict=True):
             found[index] = outcome
     return [found[i] for i in range(len(jobs))]
 
@@ -367,8 +410,40 @@ def _find_baselines(searches: list[_Search], sandbox, rules: OutputRules) -> Non
             problem.seconds = min(problem.seconds or rules.script_seconds, _SLOWER * slowest + 1)
 
 
+_DERIVED_SECONDS = 1.0  # the longest a derived input may make the unedited program run
+
+
+def _steady(first: dict | None, second: dict | None) -> bool:
+    """Whether two runs of the unedited program on a derived input (under the two hash seeds) exited
+    cleanly, soon, printing the same, and something."""
+    runs = (first, second)
+    return all(run is not None and run.get("outcome") == "exit:0" and isinstance(run.get("stdout"), str)
+               and float(run.get("seconds") or 0) <= _DERIVED_SECONDS for run in runs) \
+        and first["stdout"] == second["stdout"] and bool(first["stdout"].strip())
+
+
+def keep_derived(problems: list[Problem], sandboxes, rules: OutputRules | None = None) -> None:
+    """Each problem's derived inputs, kept only where the unedited program answers them steadily (under
+    both ``sandboxes``' hash seeds). Problems with a baseline have been through this already."""
+    rules = rules or OutputRules()
+    problems = [problem for problem in problems if problem.derived and problem.baseline is None]
+    probes = [replace(problem, inputs=problem.derived_inputs(), published=None, derived=0, prepare=None)
+              for problem in problems]
+    if not probes:
+        return
+    jobs = [(probe, probe.code) for probe in probes]
+    first, second = (_outcomes(sandbox, jobs, rules, every=True) for sandbox in sandboxes)
+    for problem, probe, once, again in zip(problems, probes, first, second, strict=True):
+        count = len(probe.inputs)
+        runs = list(zip(_script_runs(once, count), _script_runs(again, count), strict=True))
+        steady = [_steady(run, rerun) for run, rerun in runs]
+        problem.derived_answers = [run["stdout"] if kept else "" for (run, _), kept in zip(runs, steady, strict=True)]
+        problem.keep_derived_where(steady)
+
+
 def _search(searches: list[_Search], sandboxes, rules: OutputRules) -> None:
     first, second = sandboxes
+    keep_derived([search.problem for search in searches], sandboxes, rules)
     _find_baselines(searches, first, rules)
     pending = [s for s in searches if s.candidates]
     for size in (*_ROUNDS, rules.candidates):
@@ -417,14 +492,45 @@ def _guess_bound(problem: Problem) -> float:
     return -math.inf if own is None else own
 
 
+def _unexecuted(problem: Problem, code: str, outcomes: list[dict]) -> int | None:
+    """How many statements of ``code`` no scored input ran in a traced run of it; None: not checked."""
+    count = len(problem.inputs)
+    if isinstance(problem.tests, StdinTests):
+        return line_coverage.unexecuted(code, problem.tests.script(code), _script_runs(outcomes, count), "exit:0")
+    result = outcomes[0].get("result") if outcomes[0].get("status") == "ok" else None
+    runs = result.get("results") if isinstance(result, dict) else None
+    return line_coverage.unexecuted(code, problem.tests.preamble + "\n" + code,
+                                    runs[:count] if isinstance(runs, list) else None, "values")
+
+
+def _coverage(hopefuls: list[tuple[_Search, Edit, tuple]], sandbox, rules: OutputRules) -> list[int | None]:
+    """Statements each hopeful's edited program leaves unexecuted on every scored input (None: not
+    checked), each search's unedited program traced too the first time."""
+    untraced = list({id(search): search for search, _, _ in hopefuls if not search.traced}.values())
+    jobs = [(s.problem, s.problem.code) for s in untraced]
+    jobs += [(search.problem, edit.apply(search.problem.code)) for search, edit, _ in hopefuls]
+    counts = [_unexecuted(problem, code, outcomes) for (problem, code), outcomes in
+              zip(jobs, _outcomes(sandbox, jobs, rules, traced=True), strict=True)]
+    for search, count in zip(untraced, counts[: len(untraced)], strict=True):
+        search.unexecuted, search.traced = count, True
+    return counts[len(untraced):]
+
+
 def _confirm(hopefuls: list[tuple[_Search, Edit, tuple]], second, rules: OutputRules) -> None:
-    """Choose each (search, edit, outcome) whose edit gives the same answers under the second hash seed."""
+    """Choose each (search, edit, outcome) whose edit gives the same answers under the second hash seed
+    and leaves no more of the program unexecuted than the unedited program (:mod:`mutators.line_coverage`)."""
     again = _run(second, [(s.problem, edit.apply(s.problem.code)) for s, edit, _ in hopefuls], rules)
-    for (search, edit, outcome), repeated in zip(hopefuls, again, strict=True):
-        if not isinstance(repeated, str) and repeated[0] == outcome[0]:
-            search.chosen = Chosen(edit, *outcome, scored=search.problem.scored)
-        else:
+    for (search, edit, outcome), repeated, unexecuted in zip(hopefuls, again, _coverage(hopefuls, second, rules),
+                                                             strict=True):
+        if isinstance(repeated, str) or repeated[0] != outcome[0]:
             search.broken[NONDETERMINISTIC] += 1
+        elif unexecuted is None or search.unexecuted is None:
+            search.broken[UNTRACED] += 1
+        elif unexecuted > search.unexecuted:
+            search.broken[DEAD_CODE] += 1
+        else:
+            search.chosen = Chosen(edit, *outcome, scored=search.problem.scored,
+                                   derived=tuple(search.problem.derived_inputs()))
 
 
 _SECOND_ROUNDS = 3  # second edits found that leave the first mattering no more, before one edit is kept
@@ -461,12 +567,23 @@ def _add_second_edits(searches: list[_Search], sandboxes, seed: int, rules: Outp
         pairs = []
         for (search, second), outcome in zip(found, alone, strict=True):
             if isinstance(outcome, str) or _differ(second.problem, outcome[0], second.chosen.answers):
-                search.chosen = Chosen(Edits((*search.chosen.edit.steps, second.chosen.edit)), second.chosen.answers,
-                                       second.chosen.also_same, search.chosen.scored)
+                search.chosen = replace(second.chosen, edit=Edits((*search.chosen.edit.steps, second.chosen.edit)),
+                                        scored=search.chosen.scored)
             else:
                 second.chosen = None
                 second.broken[FIRST_UNNEEDED] += 1
                 pairs.append((search, second))
+
+
+def _without_derived(problem: Problem) -> Problem:
+    published = len(problem.inputs) - problem.derived
+    return replace(problem, inputs=problem.inputs[:published], derived=0, reference=None, prepare=None,
+                   published=None if problem.published is None else problem.published[:published])
+
+
+def _search_all(searches: list[_Search], sandboxes, seed: int, rules: OutputRules) -> None:
+    _search(searches, sandboxes, rules)
+    _add_second_edits([s for s in searches if s.problem.translation and s.chosen is not None], sandboxes, seed, rules)
 
 
 def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: int, sandboxes,
@@ -477,6 +594,7 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
     fixed hash seeds. Returns the choices by ``id`` of each result that got one."""
     rules = rules or OutputRules()
     searches: dict[tuple, _Search] = {}
+    originals: dict[tuple, Problem] = {}
     wanted = []
     for result, problem in items:
         if NewOutput.letter not in result.chain.split("+") or result.status not in (MUTATED, UNCHANGED):
@@ -484,10 +602,14 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
         key = (seed, problem.code, tuple(problem.inputs), problem.also, problem.translation, rules)
         wanted.append((key, result, problem))
         if key not in _chosen and key not in searches:
-            searches[key] = _Search(problem, _candidates(problem, seed, rules))
-    _search(list(searches.values()), sandboxes, rules)
-    _add_second_edits([s for s in searches.values() if s.problem.translation and s.chosen is not None], sandboxes, seed,
-                      rules)
+            searches[key] = _Search(replace(problem), _candidates(problem, seed, rules))  # a copy: searches change it
+            originals[key] = problem
+    _search_all(list(searches.values()), sandboxes, seed, rules)
+    # Derived inputs add tests, never refusals: where no edit qualified on them, one is sought without them.
+    again = {key: _Search(_without_derived(originals[key]), search.candidates) for key, search in searches.items()
+             if search.chosen is None and originals[key].derived}
+    _search_all(list(again.values()), sandboxes, seed, rules)
+    searches.update({key: search for key, search in again.items() if search.chosen is not None})
     for key, search in searches.items():
         broken = search.broken.most_common(1)[0][0] if search.broken else NO_SITES
         _chosen[key] = search.chosen or broken
@@ -500,6 +622,7 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
             continue
         result.code, result.status, result.edit = chosen.edit.apply(problem.code), MUTATED, chosen.edit.what
         result.new_answers = chosen.answers_by_input()
+        result.derived_inputs = list(chosen.derived)
         if chosen.scored is not None:
             result.reason = f"newoutput: scored on {len(chosen.answers)} of {len(chosen.scored)} inputs (the " \
                             "published program fails or disagrees with the benchmark's answer on the others)"

@@ -3,6 +3,9 @@ structural one, one only, or none (by reason), per task and seed, one JSON line 
 
     python scripts/newoutput_edits.py --tasks transcoder_newoutput,transcoder_fuvo --seeds 0 1 2 --check
 
+On stdin benchmarks each line also gives ``tests_per_program`` (how many programs are scored on how many
+tests) and ``derived_tests`` (tests beyond the published ones, :mod:`mutators.derived_inputs`).
+
 With ``--check`` every document with new answers is run again as the model is shown it (its Python, on
 the inputs it is scored on, in the sandbox): ``broken`` counts those whose answers are not the ones the
 document is scored against (a translation benchmark's ``tests`` or ``expected_records``).
@@ -32,6 +35,9 @@ def _kind(mutation: dict) -> str:
     if mutation["status"] != "mutated" or "output" not in mutation["changed_answers"]:
         found = _REFUSAL.search(mutation.get("reason") or "")
         return "refused: " + (found.group(1) if found else mutation.get("reason") or mutation["status"])
+    if not mutation.get("edit"):  # FUVIO: NewInput changed the answer, NewOutput did not
+        found = _REFUSAL.search(mutation.get("reason") or "")
+        return "a new input, no edit" + (f" ({found.group(1)})" if found else "")
     steps = mutation["edit"].split("; ")
     structural = any(_STRUCTURAL.search(step) for step in steps)
     return f"{min(len(steps), 2)}{'+' if len(steps) > 1 else ''} edits, {'a' if structural else 'no'} structural one"
@@ -42,13 +48,18 @@ def _broken(benchmark: str, docs: list[dict]) -> list[str]:
     from types import SimpleNamespace
 
     from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.benchmarks.new_answers import script_problem
     from mutators.execution import Sandbox
     from mutators.output_choice import answers_of
+    from mutators.programs import StdinTests
 
     spec, broken = BENCHMARKS[benchmark], []
     with Sandbox() as sandbox:
         for doc in docs:
-            problem = spec.program(doc).answers(SimpleNamespace(code=doc["python"]))
+            program, shown = spec.program(doc), SimpleNamespace(code=doc["python"])
+            # the document's tests as they stand, derived ones among them: none derived again
+            problem = script_problem(program.tests, shown) if isinstance(program.tests, StdinTests) else \
+                program.answers(shown)
             answers = answers_of(problem, sandbox)
             if doc.get("expected_records"):  # TransCoder: the harness values, flat
                 expected, position = [], 0
@@ -97,6 +108,9 @@ def main() -> None:
                 line = {"task": name, "seed": seed, "programs": total, "new_answers": changed,
                         "coverage": round(changed / max(1, total), 3), "kinds": dict(kinds.most_common()),
                         "seconds": round(time.perf_counter() - start)}
+                if docs and "tests" in docs[0]:  # stdin benchmarks: how many tests each program is scored on
+                    line["tests_per_program"] = dict(sorted(Counter(len(doc["tests"]) for doc in docs).items()))
+                    line["derived_tests"] = sum(bool(test.get("derived")) for doc in docs for test in doc["tests"])
                 if args.check:
                     changed_docs = [doc for doc in docs if not _kind(doc["mutation"]).startswith("refused")]
                     line["broken"] = _broken(name.split("_")[0], changed_docs)

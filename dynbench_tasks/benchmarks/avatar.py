@@ -4,6 +4,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from dynbench_tasks.benchmarks.translation import StdinTranslation
+from mutators.derived_inputs import DERIVED_TESTS
 
 
 class Avatar(StdinTranslation):
@@ -13,6 +14,7 @@ class Avatar(StdinTranslation):
     # Python and Java spell some numbers differently (42.0 / 42, 1e-05 / 1.0E-5); Code Lingua's own Avatar
     # evaluation normalised single numbers too, more loosely (translation.same_output).
     numeric_outputs = True
+    derived_tests = DERIVED_TESTS  # each kept only where the reference Java agrees with the Python
     paper_programs = 250
     paper_changed: ClassVar[Mapping[str, int]] = {
         "varnorm1": 131, "varnorm2": 131, "constunfold": 239, "for2while": 181, "condaug": 191}

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from mutators.programs import CallTests, StdinTests
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mutators.engine import MutationResult
     from mutators.output_choice import Problem
 
@@ -71,17 +73,25 @@ def printed_answers(values: list[str], limit: int) -> list[str] | str:
     return TOO_LARGE if any(len(text) > limit for text in values) else list(values)
 
 
-def script_problem(tests: StdinTests, result: MutationResult) -> Problem | None:
-    """Every stdin test; the answer is what the script prints (no more than twice the longest published
-    output and 1,000 characters), compared as Code Lingua compared them (``translation.same_output``,
-    looser than the judge, so an answer it counts as changed is changed for the judge too)."""
+def script_problem(tests: StdinTests, result: MutationResult, derived: int = 0, reference: str | None = None,
+                   agreeing: Callable[[list[Problem]], None] | None = None) -> Problem | None:
+    """Every stdin test, and up to ``derived`` inputs derived from them (:mod:`mutators.derived_inputs`,
+    drawn by the result's seed; where the benchmark's own program is given as ``reference``, only those
+    that ``agreeing`` keeps: those on which it prints what the Python does). The answer is what the script
+    prints (no more than twice the longest published output and 1,000 characters), compared as Code
+    Lingua compared them (``translation.same_output``, looser than the judge, so an answer it counts as
+    changed is changed for the judge too)."""
+    from mutators.derived_inputs import derived_stdins
     from mutators.output_choice import Problem
 
     if not tests.inputs or tests.expected is None:
         return None
     limit = 2 * max(map(len, tests.expected)) + 1000
-    return Problem(result.code, tests, list(tests.inputs), partial(printed_answers, limit=limit),
-                   tests.matches, published=list(tests.expected), seconds=_SCRIPT_SECONDS, translation=True)
+    extra = derived_stdins(list(tests.inputs), result.seed, derived) if derived else []
+    return Problem(result.code, tests, [*tests.inputs, *extra], partial(printed_answers, limit=limit),
+                   tests.matches, published=[*tests.expected, *[None] * len(extra)], seconds=_SCRIPT_SECONDS,
+                   translation=True, derived=len(extra), reference=reference if extra else None,
+                   prepare=agreeing if extra and reference else None)
 
 
 # ---------------------------------------------------------------------------------- TransCoder

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from dynbench_tasks.judge.pool import JavaJob, JobResult
     from dynbench_tasks.settings import TaskSettings
     from mutators.engine import MutationResult
+    from mutators.output_choice import Problem
 
 PAPER_INSTRUCTION = (
     "You are a code translation expert. Translate the Python code below to Java. Do NOT output any extra information."
@@ -174,28 +175,61 @@ def removed_apis(code: str) -> str:
     return _FRACTIONS_GCD if "fractions" in code and "gcd" in code else ""
 
 
+_REFERENCE_MS = 10_000  # per derived input, as `dynbench judge --references` gives a test
+
+
+def agreeing_with_reference(problems: list[Problem]) -> None:
+    """Each problem's derived inputs, kept only where the benchmark's own Java prints (as the judge
+    compares, numbers however spelled) what the Python printed: a faithful translation can pass them."""
+    from dynbench_tasks.judge.jobs import program_job
+    from dynbench_tasks.judge.pool import EXITED, RETURNED
+    from dynbench_tasks.runtime import shared_java_judge
+
+    checked = [problem for problem in problems if problem.derived]
+    jobs = [program_job(problem.reference, str(number), [stdin.encode() for stdin in problem.derived_inputs()],
+                        _REFERENCE_MS) for number, problem in enumerate(checked)]
+    results = iter(shared_java_judge().run([job for job in jobs if job is not None]))
+    for problem, job in zip(checked, jobs, strict=True):
+        runs = next(results).runs if job is not None else []
+        printed = [run.stdout.decode("utf-8", "replace") if run.outcome == RETURNED or
+                   (run.outcome == EXITED and run.exit_status == 0) else None for run in runs]
+        printed += [None] * (problem.derived - len(printed))
+        problem.keep_derived_where([java is not None and judged_output(java, python, numeric=True)
+                                    for java, python in zip(printed, problem.derived_answers, strict=True)])
+
+
+def _scored_tests(published: list[dict], result: MutationResult) -> list[dict]:
+    if result.new_answers is None:
+        return published
+    answers = result.new_answers
+    tests = [dict(test, output=new) for test, new in zip(published, answers[: len(published)], strict=True)]
+    tests += [{"index": len(published) + offset, "input": stdin, "output": new, "derived": True}
+              for offset, (stdin, new) in enumerate(zip(result.derived_inputs, answers[len(published) :], strict=True))]
+    return [test for test in tests if test["output"] is not None]
+
+
 class StdinTranslation(TranslationBenchmark):
     """Programs that read stdin and print: every test's trimmed stdout must match."""
 
     required = ("id", "python", "tests")
     numeric_outputs: ClassVar[bool] = False  # a single number may be spelled differently (judged_output)
+    derived_tests: ClassVar[int] = 0  # stdin tests NewOutput derives beyond the published ones (derived_inputs)
 
     def program(self, record: dict) -> Program:
         from dynbench_tasks.benchmarks.new_answers import script_problem
 
         tests = StdinTests([t["input"] for t in record["tests"]], [t["output"] for t in record["tests"]],
                            partial(same_output, numeric=self.numeric_outputs), removed_apis(record["python"]))
-        return Program(record["python"], ProgramKind.SCRIPT, tests=tests, answers=partial(script_problem, tests))
+        reference = record.get(self.reference_field) if self.reference_field else None
+        return Program(record["python"], ProgramKind.SCRIPT, tests=tests,
+                       answers=partial(script_problem, tests, derived=self.derived_tests, reference=reference,
+                                       agreeing=agreeing_with_reference))
 
     def document_columns(self, records: list[dict], results: list[MutationResult]) -> dict[str, list]:
         """The tests as scored (NewOutput's edited program printed new outputs, on the tests it is
-        scored on) and as published."""
-        return {
-            "tests": [[dict(test, output=new) for test, new in zip(record["tests"], r.new_answers, strict=True)
-                       if new is not None] if r.new_answers is not None else record["tests"]
-                      for record, r in zip(records, results, strict=True)],
-            "original_tests": [record["tests"] for record in records],
-        }
+        scored on, the derived ones last) and as published."""
+        return {"tests": [_scored_tests(record["tests"], r) for record, r in zip(records, results, strict=True)],
+                "original_tests": [record["tests"] for record in records]}
 
     def scored_against(self, doc: dict) -> Any:
         return doc["tests"]

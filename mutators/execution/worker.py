@@ -26,7 +26,8 @@ ignores every signal it has no handler for), and after each task it kills every 
 namespace and empties the private ``/tmp`` and ``/dev/shm``, so nothing one task leaves behind
 reaches the next.
 
-What a child computes leaves it as plain data (:mod:`plain`); the caller judges it.
+What a child computes leaves it as plain data (:mod:`plain`); the caller judges it. A task whose payload
+names a ``trace`` filename also reports the numbers of the lines it ran of code compiled under that name.
 """
 
 import builtins
@@ -178,6 +179,26 @@ def _executor(source, namespace):
     return execute
 
 
+def _traced(function, filename, lines):
+    """``function`` run with the number of every line it runs of code compiled as ``filename`` added to
+    ``lines``: which statements of a benchmark program its inputs reach (NewOutput's coverage check)."""
+    def trace(frame, event, arg):
+        if frame.f_code.co_filename != filename:
+            return None
+        if event == "line":
+            lines.add(frame.f_lineno)
+        return trace
+
+    def run():
+        sys.settrace(trace)
+        try:
+            return function()
+        finally:
+            sys.settrace(None)
+
+    return run
+
+
 def _define(payload, source):
     """A fresh namespace holding ``source`` run after the preamble: (namespace, (outcome, printed))."""
     namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
@@ -255,16 +276,21 @@ def task_run_script(payload):
     sys.stdin = open(0, encoding="utf-8", closefd=False)
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
-    source = payload["source"]
-    kind, value, elapsed = _timed(_executor(source, namespace), payload["seconds"])
+    run, lines = _executor(payload["source"], namespace), set()
+    if payload.get("trace"):
+        run = _traced(run, payload["trace"], lines)
+    kind, value, elapsed = _timed(run, payload["seconds"])
     with contextlib.suppress(BaseException):  # the program may have closed or replaced stdout
         sys.stdout.flush()
     if kind == "return":
         kind, value = "exit", 0
     with open("stdout.txt", "rb") as handle:
         printed = handle.read(TEXT_CAP).decode("utf-8", "replace")
-    return {"outcome": kind if kind == "timeout" else "%s:%s" % (kind, value), "stdout": printed,
-            "seconds": round(elapsed, 4)}
+    result = {"outcome": kind if kind == "timeout" else "%s:%s" % (kind, value), "stdout": printed,
+              "seconds": round(elapsed, 4)}
+    if payload.get("trace"):
+        result["lines"] = sorted(lines)
+    return result
 
 
 def task_run_scripts(payload):
@@ -280,7 +306,8 @@ def task_run_scripts(payload):
             os.close(read_fd)
             try:
                 data = json.dumps(task_run_script({"source": payload["source"], "stdin": stdin,
-                                                   "seconds": payload["seconds"]})).encode()
+                                                   "seconds": payload["seconds"],
+                                                   "trace": payload.get("trace")})).encode()
             except BaseException as error:
                 data = json.dumps({"outcome": "error:%s" % type(error).__name__, "stdout": ""}).encode()
             view = memoryview(data[:RESULT_CAP])
@@ -317,7 +344,7 @@ def task_evaluate(payload):
         kind, value, _ = _timed(_executor(payload["program"], namespace), payload["seconds"], clock)
         if kind != "return":
             return {"outcome": "program_" + kind, "exception": value if kind == "raise" else None}
-    values = []
+    values, lines = [], set()
     now = _CLOCKS[clock][2]
     deadline = now() + payload["seconds"]  # one budget for all of them
     for expression in payload["expressions"]:
@@ -325,12 +352,14 @@ def task_evaluate(payload):
             random.seed(0)
             return eval(expression, namespace)
 
-        kind, value, _ = _timed(evaluate, max(0.001, deadline - now()), clock)
+        run = _traced(evaluate, payload["trace"], lines) if payload.get("trace") else evaluate
+        kind, value, _ = _timed(run, max(0.001, deadline - now()), clock)
         if kind != "return":
             return {"outcome": kind, "exception": value if kind == "raise" else None}
         values.append(value)
     try:
-        return {"outcome": "values", "values": [plain.encode(value) for value in values]}
+        traced = {"lines": sorted(lines)} if payload.get("trace") else {}
+        return {"outcome": "values", "values": [plain.encode(value) for value in values], **traced}
     except plain.PlainDataError as error:
         return {"outcome": "not_plain", "why": str(error)}
     except BaseException as error:  # a hostile value can make even encoding fail: say so, plainly

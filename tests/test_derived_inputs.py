@@ -1,0 +1,171 @@
+"""Stdin tests derived from the published ones (CodeNet publishes one per program): rearranged published
+inputs, kept only where the unedited program answers them cleanly, soon and alike under two hash seeds,
+scored with what the edited program prints; a program that ignores its input no longer passes."""
+
+import json
+import subprocess
+import sys
+
+import lm_eval
+import pytest
+from known_answers import printing_java, prompt_key
+from lm_eval.tasks import TaskManager
+from scripted_server import ScriptedServer
+
+from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.lmeval.environment import task_directory
+from mutators import MUTATED, ProgramKind, mutate
+from mutators.derived_inputs import DERIVED_TESTS, derived_stdins
+from mutators.output_choice import choose_new_outputs
+
+
+def _lines(stdin: str) -> list[list[str]]:
+    return [line.split() for line in stdin.split("\n")]
+
+
+@pytest.mark.parametrize("stdin", ["5\n1 2 3 4 5\n3\n3 4 1\n", "5 3\n1 2 3 4 5\n", "6 4\nYJSNPI\n",
+                                   "cabacc\nabc\n", "atcoder\n", "1817181712114\n"])
+def test_a_derived_input_rearranges_a_published_one_and_invents_nothing(stdin):
+    derived = derived_stdins([stdin], 0)
+    assert 0 < len(derived) <= DERIVED_TESTS and stdin not in derived and len(set(derived)) == len(derived)
+    for new in derived:
+        assert sorted(new) == sorted(stdin)  # the same characters: no value outside the published ones
+        lines, published = _lines(new), _lines(stdin)
+        assert [sorted(row) for row in lines] == [sorted(row) for row in published] or \
+            [sorted("".join(row)) for row in lines] == [sorted("".join(row)) for row in published]
+        if len(published[0]) > 1:
+            assert lines[0] == published[0]  # sizes and counts stay
+    assert derived_stdins([stdin], 0) == derived != derived_stdins([stdin], 1)
+
+
+@pytest.mark.parametrize("stdin", [
+    "a\n", "7\n", "8 3 4\n", "81 27\n", "21:15\n", "123456789\n",  # one value, a pair or a triple, a time, a number
+    "red blue\n5 5\nblue\n",  # a word that names one given before
+    "4 3\n1 2\n2 3\n1 4\n", "3\n1 2 2\n2 3 1\n",  # edges, whatever their first line says
+    "3 2\n1 2\n5 6\n-2 8\n",  # pairs: the order of lines is kept
+])
+def test_what_a_statement_may_constrain_is_kept(stdin):
+    assert derived_stdins([stdin], 0) == []
+
+
+def test_only_the_array_a_count_announces_is_shuffled():
+    assert derived_stdins([], 0) == []
+    for new in derived_stdins(["3\n1 2 3\n2\n5 6\n9 9 9\n"], 0):
+        rows = new.split("\n")
+        assert rows[0] == "3" and rows[2] == "2" and rows[4] == "9 9 9" and sorted(rows[1].split()) == ["1", "2", "3"]
+    # A shuffle that leaves the tokens where they were (spacing aside) is no new input.
+    assert all(new.split() != ["5", "3", "1", "2", "3", "4", "5"] for new in derived_stdins(["5 3\n1  2 3 4 5\n"], 0))
+
+
+def _printed(code: str, stdin: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True, text=True).stdout
+
+
+def _codenet_document(code: str, stdin: str, sandboxes, benchmark: str = "codenet", **fields) -> tuple:
+    record = {"id": "x", "python": code, "tests": [{"index": 0, "input": stdin, "output": _printed(code, stdin)}],
+              **fields}
+    spec = BENCHMARKS[benchmark]
+    program = spec.program(record)
+    result = mutate(code, "O", 0, kind=ProgramKind.SCRIPT)
+    choose_new_outputs([(result, program.answers(result))], 0, sandboxes)
+    return result, spec.document_columns([record], [result])["tests"][0]
+
+
+def test_derived_tests_are_scored_with_what_the_edited_program_prints(seeded_sandboxes):
+    code = "n = int(input())\nxs = list(map(int, input().split()))\ntotal = 0\nfor i in range(n):\n" \
+           "    total = total * 3 + xs[i]\nprint(total)\n"
+    result, tests = _codenet_document(code, "4\n1 2 3 4\n", seeded_sandboxes)
+    derived = [test for test in tests if test.get("derived")]
+    assert result.status == MUTATED and len(derived) == DERIVED_TESTS == len(result.derived_inputs)
+    assert [test["input"] for test in derived] == result.derived_inputs == derived_stdins(["4\n1 2 3 4\n"], 0)
+    assert all(test["output"] == _printed(result.code, test["input"]) for test in tests)
+    assert len({test["output"] for test in tests}) > 1
+
+
+def test_a_derived_input_the_program_fails_on_or_answers_by_hash_seed_is_dropped(seeded_sandboxes):
+    failing = "n = int(input())\nxs = list(map(int, input().split()))\nassert xs[0] < xs[-1]\ntotal = 0\n" \
+              "for x in xs:\n    total = total * 2 + x\nprint(total)\n"
+    result, tests = _codenet_document(failing, "3\n1 5 9\n", seeded_sandboxes)
+    kept = [test["input"] for test in tests if test.get("derived")]
+    assert result.status == MUTATED and all(stdin.split()[1] < stdin.split()[-1] for stdin in kept)
+    assert len(kept) < len(derived_stdins(["3\n1 5 9\n"], 0))
+    # A string whose first character comes after its last prints its set's order, which the hash seed sets.
+    unsteady = "s = input()\nk = 1\nif s[0] < s[-1]:\n    print(s[k:])\nelse:\n    print(''.join(set(s)))\n"
+    result, tests = _codenet_document(unsteady, "mutation\n", seeded_sandboxes)
+    kept = [test["input"] for test in tests if test.get("derived")]
+    assert result.status == MUTATED and kept and all(stdin[0] < stdin[-2] for stdin in kept)
+    assert len(kept) < len(derived_stdins(["mutation\n"], 0))
+
+
+def test_derived_inputs_never_cost_a_program_its_edit(seeded_sandboxes):
+    # The least number does not depend on the order: on the shuffled arrays every edit answers as on the
+    # published one (the same answer on every test, refused), so the edit is sought on the published test.
+    code = "n = int(input())\nxs = list(map(int, input().split()))\nprint(min(xs) + 1)\n"
+    result, tests = _codenet_document(code, "3\n2 5 9\n", seeded_sandboxes)
+    assert derived_stdins(["3\n2 5 9\n"], 0)
+    assert result.status == MUTATED and result.derived_inputs == [] and len(tests) == 1
+    assert tests[0]["output"] == _printed(result.code, "3\n2 5 9\n") != "3\n"
+
+
+SUM_OF_ENDS_JAVA = """import java.util.*;
+public class Main {
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        int n = in.nextInt(), low = Integer.MAX_VALUE, high = Integer.MIN_VALUE;
+        for (int i = 0; i < n; i++) { int x = in.nextInt(); low = Math.min(low, x); high = Math.max(high, x); }
+        System.out.println(low + high);
+    }
+}
+"""
+
+
+def test_where_the_benchmark_has_its_own_java_a_derived_input_it_disagrees_on_is_dropped(seeded_sandboxes):
+    # The Python adds the array's first and last numbers, the reference Java its least and greatest: the
+    # same on the sorted published array, not on most shuffles of it.
+    code = "n = int(input())\nxs = list(map(int, input().split()))\nfirst = xs[0]\nlast = xs[n - 1]\n" \
+           "print(first + last)\n"
+    result, tests = _codenet_document(code, "3\n1 5 9\n", seeded_sandboxes, benchmark="avatar",
+                                      java=SUM_OF_ENDS_JAVA)
+    candidates = derived_stdins(["3\n1 5 9\n"], 0)
+    agreeing = [stdin for stdin in candidates if {stdin.split()[1], stdin.split()[-1]} == {"1", "9"}]
+    assert 0 < len(agreeing) < len(candidates)
+    assert result.status == MUTATED and result.derived_inputs == agreeing
+    assert [test["input"] for test in tests if test.get("derived")] == agreeing
+
+
+def _ignoring_input_java(output: str) -> str:
+    return ("```java\npublic class Main {\n    public static void main(String[] args) {\n"
+            f"        System.out.print({json.dumps(output)});\n    }}\n}}\n```")
+
+
+@pytest.mark.slow
+def test_a_program_that_ignores_its_input_fails_where_derived_tests_are(tmp_path, data_dir):
+    task = "codenet_newoutput"
+    (tmp_path / "codenet_py2java.jsonl").write_text(
+        "\n".join((data_dir / "codenet_py2java.jsonl").read_text().splitlines()[:12]) + "\n")
+    metadata = {"data_dir": str(tmp_path), "repeats": 1, "timeout": 5}
+    docs = list(TaskManager(include_path=task_directory(), include_defaults=False, metadata=metadata)
+                .load([task])["tasks"][task].test_docs())
+    several = [doc for doc in docs if len({test["output"] for test in doc["tests"]}) > 1]
+    assert len(several) >= 3 and all(len(doc["original_tests"]) == 1 for doc in docs)
+
+    def run(answer) -> list[str]:
+        def reply(prompt: str, sample: int) -> str:
+            return answer(next(doc for doc in docs if prompt_key(task, doc) in prompt))
+
+        with ScriptedServer(reply) as server:
+            results = lm_eval.simple_evaluate(
+                model="local-completions",
+                model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+                "tokenized_requests=False,max_retries=1",
+                tasks=[task], task_manager=TaskManager(include_path=task_directory(), include_defaults=False,
+                                                       metadata=metadata),
+                confirm_run_unsafe_code=True, log_samples=True)
+        samples = sorted(results["samples"][task], key=lambda sample: sample["doc_id"])
+        return [json.loads(sample["filtered_resps"][0][0])["status"] for sample in samples]
+
+    # It prints the first test's output whatever it reads: right on one-test documents only.
+    constant = run(lambda doc: _ignoring_input_java(doc["tests"][0]["output"]))
+    assert [status == "passed" for status in constant] == [len({t["output"] for t in doc["tests"]}) == 1
+                                                           for doc in docs], constant
+    assert all(status == "passed" for status in run(lambda doc: printing_java(doc["tests"])))
