@@ -25,9 +25,7 @@ import random
 
 DERIVED_TESTS = 4  # derived inputs asked for per program
 _TRIES = 4  # shuffles per derived input asked for, before it is given up
-
-
-_LONG_DIGITS = 10
+_LONG_DIGITS = 10  # a digit string this long is no bounded number
 
 
 def _is_number(token: str) -> bool:
