@@ -13,7 +13,7 @@ import pytest
 from test_report import write_run
 
 from conftest import browser_errors
-from dynbench_tasks.analysis.leaderboard import build_rows, write_leaderboard
+from dynbench_tasks.analysis.leaderboard import COLUMNS, build_rows, write_leaderboard
 from dynbench_tasks.analysis.runs import load_runs
 from dynbench_tasks.analysis.text import one_line
 
@@ -130,7 +130,7 @@ def test_a_model_name_cannot_add_rows_or_markup_to_the_markdown(tmp_path):
     text = (tmp_path / "site" / "leaderboard.md").read_text()
     table = [line for line in text.splitlines() if line.startswith("|")]
     assert len(table) == 2 + 2  # header, rule, the control and the attacker: no forged row
-    assert all(line.replace("\\|", "").count("|") == 10 for line in table)  # 9 cells each
+    assert all(line.replace("\\|", "").count("|") == len(COLUMNS) + 1 for line in table)  # a cell per column
     assert "<img" not in text and sum("forged-model" in line for line in table) == 1
     # Rendered as a Markdown renderer that passes raw HTML through would render it: still two rows, no image.
     rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(text)

@@ -115,42 +115,56 @@ def test_the_python_api_gives_the_rows_the_command_prints(runs):
                                                                          "reference": "contaminated"}
 
 
-def test_detect_judges_answers_again_rather_than_trust_logged_flags(runs, tmp_path):
-    """A submitter who sets every logged ``stale`` flag to false does not hide recitation."""
+def cleared_copy(folder: Path, copy: Path) -> Path:
+    """A copy of a run folder with every logged ``stale`` flag set to false, as a submitter might."""
     import shutil
 
-    doctored = tmp_path / "doctored"
-    shutil.copytree(runs["reciter"][0], doctored)
-    for path in doctored.rglob("samples_*.jsonl"):
-        lines = []
-        for line in path.read_text().splitlines():
-            sample = json.loads(line)
+    shutil.copytree(folder, copy)
+    for path in copy.rglob("samples_*.jsonl"):
+        samples = [json.loads(line) for line in path.read_text().splitlines()]
+        for sample in samples:
             sample["filtered_resps"] = [[json.dumps({**json.loads(item), "stale": False})
                                          for item in sample["filtered_resps"][0]]]
-            lines.append(json.dumps(sample))
-        path.write_text("\n".join(lines) + "\n")
+        path.write_text("".join(json.dumps(sample) + "\n" for sample in samples))
+    return copy
+
+
+def test_detect_judges_answers_again_rather_than_trust_logged_flags(runs, tmp_path):
+    """A submitter who sets every logged ``stale`` flag to false does not hide recitation."""
+    doctored = cleared_copy(runs["reciter"][0], tmp_path / "doctored")
     (row,) = json.loads(detect(str(doctored), "--json").stdout)["verdicts"]
     assert row["verdict"] == "contaminated"
 
 
 def test_verify_recomputes_the_flags(runs, tmp_path, small_data):
     """A run verifies with its stale and decoy flags; a copy with the flags cleared does not."""
-    import shutil
-
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(runs["reciter"][0]),
                            "--data-dir", small_data], capture_output=True, text=True)
     assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
-    doctored = tmp_path / "cleared"
-    shutil.copytree(runs["reciter"][0], doctored)
-    for path in doctored.rglob("samples_*.jsonl"):
-        samples = [json.loads(line) for line in path.read_text().splitlines()]
-        for sample in samples:
-            sample["filtered_resps"] = [[json.dumps({**json.loads(item), "stale": False})
-                                         for item in sample["filtered_resps"][0]]]
-        path.write_text("".join(json.dumps(sample) + "\n" for sample in samples))
+    doctored = cleared_copy(runs["reciter"][0], tmp_path / "cleared")
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(doctored), "--data-dir",
                            small_data], capture_output=True, text=True)
     assert done.returncode != 0 and "filtered_resps differ from what scoring its resps gives" in done.stdout
+
+
+def test_the_leaderboard_gives_each_model_the_verdict_of_its_verified_runs(runs, tmp_path, small_data):
+    """The leaderboard's recitation column, detect's test (null: the published output no more often than
+    the decoy; one-sided exact sign test; threshold 0.05) on the runs verify verified in full: the reciter
+    is flagged, the solver not, and a reciter's run with its flags cleared fails verify and gets no verdict."""
+    cleared = cleared_copy(runs["reciter"][0], tmp_path / "cleared")
+    out = tmp_path / "board"
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "leaderboard", str(runs["reciter"][0]),
+                           str(runs["solver"][0]), str(cleared), "--names", "reciter,solver,cleared", "--data-dir",
+                           small_data, "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {row["model"]: row for row in json.loads((out / "leaderboard.json").read_text())}
+    assert rows["reciter"]["recitation"] == "contaminated" and rows["reciter"]["recited"]
+    assert rows["reciter"]["recitation_p"] < 1e-3
+    assert rows["solver"]["recitation"] == "not flagged" and not rows["solver"]["recited"]
+    assert rows["cleared"]["recitation"] is None and "verified in full" in rows["cleared"]["recitation_detail"]
+    board = (out / "leaderboard.md").read_text()
+    assert "recitation (p)" in board and "| contaminated (p " in board
+    assert "class='recited'" in (out / "index.html").read_text()
 
 
 def test_verify_accepts_a_run_judged_before_the_flags(runs, tmp_path, small_data):

@@ -87,6 +87,21 @@ class Row:
     view: str | None  # page of this row's samples, relative to the site
     rank: int | None = None  # None: not ranked, for the reason in `not_ranked`
     not_ranked: str = ""
+    recitation: str | None = None  # the recitation verdict of the row's verified runs (see Recitation)
+    recitation_p: float | None = None
+    recitation_detail: str = ""
+    recited: bool = False  # the verdict says it recites
+
+
+@dataclass(frozen=True)
+class Recitation:
+    """A row's recitation verdict, as ``dynbench detect`` gives it, computed where answers are judged
+    (this module judges none) from the row's runs that verify verified in full."""
+
+    verdict: str | None  # None: nothing to judge, for the reason in `detail`
+    p_value: float | None
+    detail: str
+    recited: bool
 
 
 @dataclass
@@ -349,14 +364,19 @@ def _row(submission: Submission, verdicts: dict[int, TaskVerdict]) -> Row:
 
 def build_rows(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], round_seed: int | None = None,
                require_greedy: bool = False, view: Callable[[Submission], str | None] | None = None,
-               game: Round | None = None) -> list[Row]:
+               game: Round | None = None, recite: Callable[[Submission], Recitation | None] | None = None
+               ) -> list[Row]:
     """``verdicts``: by ``id`` of each run; ``view`` writes a submission's page and says where;
-    ``game``: the round, else one of ``round_seed`` and ``require_greedy`` with dynbench's defaults."""
+    ``game``: the round, else one of ``round_seed`` and ``require_greedy`` with dynbench's defaults;
+    ``recite``: a submission's recitation verdict, where its benchmark has one."""
     game = game or Round(round_seed, require_greedy=require_greedy)
     rows = []
     for submission in submissions(runs, verdicts, game):
         row = _row(submission, verdicts)
         row.view = view(submission) if view else None
+        if recite and (found := recite(submission)) is not None:
+            row.recitation, row.recitation_p, row.recitation_detail, row.recited = (
+                found.verdict, found.p_value, found.detail, found.recited)
         rows.append(row)
     for benchmark in BENCHMARKS:
         ranked = sorted((r for r in rows if r.benchmark == benchmark and not r.not_ranked),
@@ -402,7 +422,7 @@ def warnings(rows: list[Row], round_seed: int | None = None) -> list[str]:
 
 # ---------------------------------------------------------------------------------- rendering
 COLUMNS = ["rank", "model", HEADLINE, "static (orig)", "drop (static - headline) [95% CI]", "robustness",
-           "documents", "lm-eval's own task", "verification"]
+           "documents", "lm-eval's own task", "verification", "recitation (p)"]
 NOT_RANKED_COLUMN = "not ranked because"
 
 
@@ -436,12 +456,21 @@ def _robustness_text(row: Row) -> tuple[str, str]:
     return _number(row.robustness), ", ".join(row.robustness_variants)
 
 
+def _recitation_text(row: Row) -> tuple[str, str]:
+    if row.recitation is None:
+        return "—", row.recitation_detail
+    p = row.recitation_p
+    shown = "" if p is None else " (p < 1e-9)" if p < 1e-9 else f" (p = {p:.2g})"
+    return row.recitation + shown, row.recitation_detail
+
+
 def _cells(row: Row) -> list[tuple[str, str]]:
     """Each column's text and its detail (a second, smaller line on the page; parenthesised in Markdown)."""
     first = str(row.rank) if row.rank is not None else row.not_ranked
     return [(first, ""), (row.model, ""), _headline_text(row), (_number(row.static), ""), (_drop_text(row), ""),
             _robustness_text(row), _documents_text(row),
-            (_number(row.harness) + (" *" if row.harness is not None else ""), ""), (row.verification, "")]
+            (_number(row.harness) + (" *" if row.harness is not None else ""), ""), (row.verification, ""),
+            _recitation_text(row)]
 
 
 def _sections(rows: list[Row]):
@@ -497,7 +526,7 @@ table{border-collapse:collapse;width:100%;margin:1em 0}th{cursor:pointer;backgro
 td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
 td.model{overflow-wrap:anywhere;min-width:8em;max-width:22em}td.why{max-width:20em}td.documents{max-width:14em}
 td.drop{white-space:nowrap}small{display:block;color:#555}.verified{color:#060}.partial{color:#a60}
-.unverified{color:#a00}.note{font-size:90%;color:#444}"""
+.unverified,.recited{color:#a00}.note{font-size:90%;color:#444}"""
 # Handlers are attached here rather than written into the page, so the page's policy can allow this
 # script alone (by its hash) and no inline handler at all.
 _SCRIPT = """function sortBy(header){const table=header.closest('table');const index=[...header.parentNode.children]
@@ -513,7 +542,7 @@ _NOWHERE = "-Infinity"  # the sort key of a missing number: last when sorting fr
 
 def _sort_key(row: Row, column: int) -> str:
     numbers = {0: row.rank, 2: row.headline, 3: row.static, 4: row.drop, 5: row.robustness, 6: row.documents,
-               7: row.harness}
+               7: row.harness, 9: row.recitation_p}
     if column in numbers and not (column == 0 and row.rank is None):
         value = numbers[column]
         return _NOWHERE if value is None else repr(float(value))
@@ -532,7 +561,8 @@ def _html_table(benchmark: str, chosen: list[Row], first: str, table_id: str) ->
             if detail:
                 shown += f"<small>{html_text(detail)}</small>"
             kind = {0: " class='why'" if row.rank is None else "", 1: " class='model'", 4: " class='drop'",
-                    6: " class='documents'", 8: f" class='{html_text(row.verification)}'"}.get(column, "")
+                    6: " class='documents'", 8: f" class='{html_text(row.verification)}'",
+                    9: " class='recited'" if row.recited else ""}.get(column, "")
             cells.append(f"<td data-sort='{html_text(_sort_key(row, column))}'{kind}>{shown}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table id='{html_text(table_id)}'><thead><tr>{headers}</tr></thead><tbody>{''.join(body)}</tbody></table>"
@@ -589,12 +619,14 @@ def _view_page(submission: Submission, folder: Path) -> str | None:
 
 
 def write_leaderboard(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], folder: Path,
-                      round_seed: int | None = None, require_greedy: bool = False,
-                      game: Round | None = None) -> tuple[list[Row], list[Path]]:
+                      round_seed: int | None = None, require_greedy: bool = False, game: Round | None = None,
+                      recite: Callable[[Submission], Recitation | None] | None = None
+                      ) -> tuple[list[Row], list[Path]]:
     """The site in ``folder``: its rows, and the files written (index.html first)."""
     folder.mkdir(parents=True, exist_ok=True)
     game = game or Round(round_seed, require_greedy=require_greedy)
-    rows = build_rows(runs, verdicts, view=lambda submission: _view_page(submission, folder), game=game)
+    rows = build_rows(runs, verdicts, view=lambda submission: _view_page(submission, folder), game=game,
+                      recite=recite)
     (folder / "index.html").write_text(html_page(rows, game=game), encoding="utf-8")
     (folder / "leaderboard.md").write_text(markdown(rows, game=game), encoding="utf-8")
     (folder / "leaderboard.json").write_text(json.dumps([asdict(r) for r in rows], indent=1), encoding="utf-8")

@@ -40,7 +40,8 @@ def add_parsers(commands) -> None:
         "verify does, and writes index.html (sortable, self-contained, offline), leaderboard.json, .csv, .md and "
         "a views/ page per row to --out. Models are ranked by the mean pass@1 over the answer-changing variants "
         "their runs hold (on translation not newoutput, whose one changed literal a model copies into the Java it "
-        "memorised), beside static (orig), robustness and drop = static - headline.",
+        "memorised), beside static (orig), robustness and drop = static - headline; on CRUXEval each model's "
+        "recitation verdict (as dynbench detect) from its runs verify verified in full.",
     )
     add_run_dirs(leaderboard)
     leaderboard.add_argument("--out", required=True, metavar="DIR",
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from dynbench_tasks.analysis.runs import BUILTIN
     from dynbench_tasks.analysis.verify import verify_task
+    from dynbench_tasks.contamination.leaderboard_column import recitation_column
 
     runs = load_named_runs(args)
     verdicts = {id(r): verify_task(r, args.data_dir) for r in runs if r.variant != BUILTIN}
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     for verdict in verdicts.values():
         print(verdict.line())  # one line of plain text: it names the model, and a submitted name may hold anything
     game = Round(args.seed, args.round_metadata, args.require_greedy, args.data_dir)
-    rows, written = write_leaderboard(runs, verdicts, Path(args.out), game=game)
+    rows, written = write_leaderboard(runs, verdicts, Path(args.out), game=game, recite=recitation_column(verdicts))
     for line in duplicate_warnings(runs) + settings_warnings(runs, game) + warnings(rows, args.seed):
         print(f"dynbench leaderboard: warning: {line}", file=sys.stderr)
     for path in written:
