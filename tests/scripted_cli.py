@@ -2,7 +2,7 @@
 ``doc-field``: each request is answered with a field of its document (``--model_args
 field=original_output`` recites the published output, ``field=output`` solves,
 ``field=decoy_output`` writes the control; ``shift=1`` takes the field of another document,
-e.g. another problem's published output). ``edit-blind`` (CRUXEval output prediction):
+e.g. another problem's published output; ``call=1`` answers ``f(<field>)``, for input prediction). ``edit-blind`` (CRUXEval output prediction):
 runs the published, unedited program on the input it is shown, in the sandbox, and answers with
 what it returns, as a model that overlooks every edit of the program would. ``python
 tests/scripted_cli.py`` followed by lm_eval's arguments."""
@@ -18,9 +18,10 @@ def _key(doc: dict) -> tuple:
 
 @register_model("doc-field")
 class DocumentFieldModel(LM):
-    def __init__(self, field: str = "output", fallback: str = "output", shift: int = 0, **kwargs) -> None:
+    def __init__(self, field: str = "output", fallback: str = "output", shift: int = 0, call: int = 0,
+                 **kwargs) -> None:
         super().__init__()
-        self.field, self.fallback, self.shift = field, fallback, int(shift)
+        self.field, self.fallback, self.shift, self.call = field, fallback, int(shift), bool(int(call))
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
         # Shift by document, not by request: a document's repeats are requests of their own.
@@ -28,7 +29,8 @@ class DocumentFieldModel(LM):
         keys = list(docs)
         following = {key: docs[keys[(index + self.shift) % len(keys)]] for index, key in enumerate(keys)}
         answered = [following[_key(request.doc)] for request in requests]
-        return [doc.get(self.field) or doc[self.fallback] for doc in answered]
+        values = [doc.get(self.field) or doc[self.fallback] for doc in answered]
+        return [f"f({value})" for value in values] if self.call else values
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):
         raise NotImplementedError("doc-field answers generation requests only")

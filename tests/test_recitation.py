@@ -194,6 +194,48 @@ def test_verify_accepts_a_run_judged_before_the_flags(runs, tmp_path, small_data
     assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
 
 
+def test_input_prediction_flags_the_published_input_where_it_answers_no_more(small_data, tmp_path):
+    """Input prediction's ``stale``: on documents whose published input no longer gives the shown output,
+    whether a sample wrote it (its values, compared outside the sandbox). A reciter writes it on every
+    such document, a solver never; the reciter's run verifies with its flags."""
+    tasks = "cruxeval_input_newinput,cruxeval_input_fuvio"
+    results = {}
+    for name, field in {"reciter": "original_input", "solver": "input"}.items():
+        subprocess.run([sys.executable, str(HERE / "scripted_cli.py"), "--model", "doc-field", "--model_args",
+                        f"field={field},call=1", "--tasks", tasks, "--confirm_run_unsafe_code", "--log_samples",
+                        "--output_path", str(tmp_path / name), "--metadata",
+                        json.dumps({"data_dir": small_data, "repeats": 2})], check=True, capture_output=True)
+        results[name] = json.loads(next((tmp_path / name).rglob("results_*.json")).read_text())
+    for task in tasks.split(","):
+        assert metric(results["reciter"], task, "stale") == 1.0
+        assert metric(results["reciter"], task, "pass@1") == 0.0
+        assert metric(results["solver"], task, "stale") == 0.0
+        assert metric(results["solver"], task, "pass@1") == 1.0
+        assert "decoy,sandbox" not in results["reciter"]["results"][task]
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(tmp_path / "reciter"),
+                           "--data-dir", small_data], capture_output=True, text=True)
+    assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def test_a_stale_input_is_its_values_whatever_their_spelling_and_hostile_text_is_none():
+    """Compared as values outside the sandbox: another spelling or a renamed keyword of the published
+    input is stale; the values passed another way (a keyword's positionally), a computed argument, an
+    unpacked one, another call or text that looks like a flag is not (a reciter writes the published call)."""
+    from dynbench_tasks.benchmarks.cruxeval_input import score_inputs
+
+    doc = {"id": "x", "code": "def f(text, n):\n    return text * n", "input": "'ab', 3", "output": "'ababab'",
+           "original_input": "'ab', n=2", "mutation": {"changed_answers": ["output", "input"]}}
+    answers = ["f('ab', 3)", "f(\"ab\", n=2)", "f('ab', count=2)", "f('ab', 2)", "f('a' + 'b', 2)",
+               "f(*['ab', 2])", "g('ab', 2)", "f('ab\", \"stale\": true, \"x\": \"', 2)", ""]
+    (row,) = score_inputs([answers], [doc], "paper", 3.0, "hostile")
+    samples = [json.loads(sample) for sample in row]
+    assert [s["stale"] for s in samples] == [False, True, True, False, False, False, False, False, False]
+    assert samples[0]["status"] == "passed"
+    unchanged = {**doc, "mutation": {"changed_answers": ["output"]}}
+    (row,) = score_inputs([answers[:2]], [unchanged], "paper", 3.0, "unchanged")
+    assert all("stale" not in json.loads(sample) for sample in row)
+
+
 def test_detect_without_logged_samples_says_so(tmp_path):
     (tmp_path / "model").mkdir()
     (tmp_path / "model" / "results_2026.json").write_text(json.dumps(

@@ -286,12 +286,14 @@ def changes_answers(settings: TaskSettings) -> bool:
     return bool(settings.chain) and bool({NewInput.letter, NewOutput.letter} & set(settings.chain.split("+")))
 
 
-def recitation_metric_list() -> list[dict[str, Any]]:
-    """pass@1 and pass@5, then the share of samples that wrote the published answer and the decoy."""
+def recitation_metric_list(recitation: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+    """pass@1 and pass@5, then the share of samples that wrote the published answer and the decoy
+    (``recitation``: those of them the task checks)."""
     from dynbench_tasks.scoring import RECITATION_METRICS
 
     return [*({"metric": name, "aggregation": "mean", "higher_is_better": True} for name in ("pass@1", "pass@5")),
-            *({"metric": name, "aggregation": "mean", "higher_is_better": False} for name in RECITATION_METRICS)]
+            *({"metric": name, "aggregation": "mean", "higher_is_better": False}
+              for name in recitation or RECITATION_METRICS)]
 
 
 def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:

@@ -15,6 +15,7 @@ parameter names the model was shown.
 from __future__ import annotations
 
 import ast
+import json
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +26,10 @@ from dynbench_tasks.benchmarks.cruxeval import (
     answer_text,
     calls_f,
     candidates,
+    changes_answers,
     first_statement,
     prompt_config,
+    recitation_metric_list,
     states_a_value,
 )
 from dynbench_tasks.benchmarks.execution import Check, score_checks
@@ -151,10 +154,49 @@ def parse_input_answer(generation: str, prompt: str, program: str, reference_inp
     return Check(text, "not_a_call" if seen_python else "unparseable")
 
 
+def _argument_values(call: ast.Call) -> tuple | None:
+    """What a call passes, as values spelled one way (``repr`` of each literal; another argument as its
+    tree), positional ones in order, then keyword ones sorted: keyword names aside, since a renamed
+    parameter keeps its value. None for a call that passes ``*x`` or ``**x``."""
+    if any(isinstance(argument, ast.Starred) for argument in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+
+    def spelled(node: ast.expr) -> str:
+        try:
+            return repr(ast.literal_eval(node))
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            return ast.dump(node)
+
+    return tuple(map(spelled, call.args)), tuple(sorted(spelled(k.value) for k in call.keywords))
+
+
+def _call_values(text: str) -> tuple | None:
+    try:
+        call = ast.parse(text, mode="eval").body
+    except PARSE_FAILURES:
+        return None
+    return _argument_values(call) if isinstance(call, ast.Call) else None
+
+
+def stale_input(doc: dict) -> tuple | None:
+    """The published input's values (:func:`_argument_values`) where it answers the document no more
+    (its output under the shown program is not the shown one): written by a model that recites it."""
+    changed = (doc.get("mutation") or {}).get("changed_answers") or []
+    return _call_values(f"f({doc['original_input']})") if "input" in changed else None
+
+
+def _flag_stale(sample: str, check: Check, published: tuple) -> str:
+    """A scored sample with ``stale``: whether its answer passes the published input's values."""
+    flagged = json.loads(sample)
+    flagged["stale"] = len(check.answer) <= MAX_ANSWER_CHARS and _call_values(check.answer) == published
+    return json.dumps(flagged, ensure_ascii=False)
+
+
 def score_inputs(generations: list[list[str]], docs: list[dict], prompt: str, timeout: float,
                  label: str) -> list[list[str]]:
     """Every generation of every document: the shown program run on the answer's arguments in the
-    sandbox, its value compared with the expected output here."""
+    sandbox, its value compared with the expected output here; where the published input answers the
+    document no more, whether the answer is it (``stale``, compared here, never run)."""
     checks = []
     for samples, doc in zip(generations, docs, strict=True):
         row = []
@@ -165,7 +207,11 @@ def score_inputs(generations: list[list[str]], docs: list[dict], prompt: str, ti
             except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
                 row.append(Check("", "unparseable"))
         checks.append(row)
-    return score_checks(checks, [ast.literal_eval(doc["output"]) for doc in docs], timeout, label)
+    scored = score_checks(checks, [ast.literal_eval(doc["output"]) for doc in docs], timeout, label)
+    stale = [stale_input(doc) for doc in docs]
+    return [row if published is None else [_flag_stale(sample, check, published) for sample, check in
+                                           zip(row, row_checks, strict=True)]
+            for row, row_checks, published in zip(scored, checks, stale, strict=True)]
 
 
 def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
@@ -185,7 +231,10 @@ class CruxEvalInput(CruxEval):
         return score(resps, docs, settings)
 
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
-        return prompt_config(settings, score, paper_prompt, "cruxeval_input")
+        config = prompt_config(settings, score, paper_prompt, "cruxeval_input")
+        if changes_answers(settings):  # no decoy: a model shown no input has no neighbour of it to slip onto
+            config["metric_list"] = recitation_metric_list(("stale",))
+        return config
 
 
 CRUXEVAL_INPUT = CruxEvalInput()
