@@ -29,24 +29,38 @@ def calls_task(source: str, expressions: list[str], seconds: float) -> dict:
     return batched_calls.task([(source, expression) for expression in expressions], seconds * SLOWER, traced=True)
 
 
-def scripts_task(source: str, stdins: list[str], seconds: float) -> dict:
-    """A traced sandbox task running the script ``source`` on each of ``stdins``."""
+def _shift(code: str, source: str) -> int:
+    """How many lines of ``source`` come before ``code``, its end."""
+    return source[: len(source) - len(code)].count("\n")
+
+
+def scripts_task(source: str, stdins: list[str], seconds: float, code: str | None = None,
+                 allowed: int | None = None) -> dict:
+    """A traced sandbox task running the script ``source`` on each of ``stdins``; with ``code`` (the end
+    of ``source``) and ``allowed``, one that stops once at most ``allowed`` statements of ``code`` are
+    unexecuted (the rest of the tests could only run more of them)."""
     seconds *= SLOWER
-    return {"kind": "run_scripts", "payload": {"source": source, "stdins": stdins, "seconds": seconds, "every": True,
-                                               "trace": SCRIPT_FILENAME},
+    payload = {"source": source, "stdins": stdins, "seconds": seconds, "every": True, "trace": SCRIPT_FILENAME}
+    if code is not None and allowed is not None and source.endswith(code):
+        shift = _shift(code, source)
+        payload["enough"] = {"lines": sorted(line + shift for line in statements(code)), "missing": allowed}
+    return {"kind": "run_scripts", "payload": payload,
             "limits": {"wall_seconds": len(stdins) * (seconds + 3) + 5, "cpu_seconds": int(seconds) + 2, "nproc": 64}}
 
 
-def unexecuted(code: str, source: str, runs: list | None, clean: str) -> int | None:
+def unexecuted(code: str, source: str, runs: list | None, clean: str, allowed: int | None = None) -> int | None:
     """How many statements of ``code`` (the end of ``source``, which ran) no run of a traced task's
-    ``runs`` reached; None unless every run finished with outcome ``clean`` and reported its lines."""
-    if not runs or not source.endswith(code):
+    ``runs`` reached; None unless every run finished with outcome ``clean`` and reported its lines. A
+    run that is None was not made: the count over the runs made is then an upper bound, taken only where
+    it is at most ``allowed``."""
+    made = [run for run in runs or () if run is not None]
+    if not made or not source.endswith(code) or (len(made) < len(runs) and allowed is None):
         return None
-    shift = source[: len(source) - len(code)].count("\n")
-    reached = set()
-    for run in runs:
+    shift, reached = _shift(code, source), set()
+    for run in made:
         lines = run.get("lines") if isinstance(run, dict) and run.get("outcome") == clean else None
         if not isinstance(lines, list):
             return None
         reached.update(line - shift for line in lines if isinstance(line, int))
-    return len(statements(code) - reached)
+    count = len(statements(code) - reached)
+    return count if len(made) == len(runs) or count <= allowed else None

@@ -277,21 +277,24 @@ _ROUNDS = (2, 6)  # candidates tried per round before the rest: most programs se
 _chosen: dict[tuple, Chosen | str] = {}  # (seed, code, inputs, also, translation, rules) -> the choice, or why none
 
 
-def _traced_tasks(problem: Problem, code: str, rules: OutputRules) -> list[dict]:
-    """As :func:`_tasks`, every run traced (:mod:`mutators.line_coverage`)."""
+def _traced_tasks(problem: Problem, code: str, rules: OutputRules, allowed: int | None = None) -> list[dict]:
+    """As :func:`_tasks`, every run traced (:mod:`mutators.line_coverage`); a script's runs stop once at
+    most ``allowed`` of its statements are unexecuted."""
     tests = problem.tests
     if isinstance(tests, StdinTests):
-        return [line_coverage.scripts_task(tests.script(code), problem.inputs, problem.seconds or rules.script_seconds)]
+        return [line_coverage.scripts_task(tests.script(code), problem.inputs, problem.seconds or rules.script_seconds,
+                                           code, allowed)]
     return [line_coverage.calls_task(tests.preamble + "\n" + code, _expressions(problem),
                                      problem.seconds or rules.call_seconds)]
 
 
 def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, together: bool = True,
-              every: bool = False, traced: bool = False) -> list[list[dict]]:
+              every: bool = False, traced: bool = False, allowed: list[int | None] | None = None) -> list[list[dict]]:
     """The sandbox's outcomes of every (problem, code) job, all in one batch: function programs that
     may share children do (:mod:`mutators.batched_calls`); the jobs of a child that did not finish run again one
     per child, so none is judged by what another did. ``every``: a script runs on every test, not
-    only up to the first that fails. ``traced``: every run also reports the lines it ran."""
+    only up to the first that fails. ``traced``: every run also reports the lines it ran (a script's
+    stop once at most the job's ``allowed`` statements are unexecuted)."""
     by_seconds: dict[float, list[int]] = {}
     for index, (problem, _) in enumerate(jobs):
         if together and not isinstance(problem.tests, StdinTests) and batched_calls.shareable(jobs[index][1]):
@@ -304,7 +307,8 @@ def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, toge
     packed = {index for _, pack in packs for index in pack}
     spans = {}
     for index in (i for i in range(len(jobs)) if i not in packed):
-        made = _traced_tasks(*jobs[index], rules) if traced else _tasks(*jobs[index], rules, every)
+        made = _traced_tasks(*jobs[index], rules, allowed[index] if allowed else None) if traced else \
+            _tasks(*jobs[index], rules, every)
         spans[index] = (len(tasks), len(made))
         tasks += made
     outcomes = sandbox.run(tasks) if tasks else []
@@ -492,11 +496,13 @@ def _guess_bound(problem: Problem) -> float:
     return -math.inf if own is None else own
 
 
-def _unexecuted(problem: Problem, code: str, outcomes: list[dict]) -> int | None:
-    """How many statements of ``code`` no scored input ran in a traced run of it; None: not checked."""
+def _unexecuted(problem: Problem, code: str, outcomes: list[dict], allowed: int | None = None) -> int | None:
+    """How many statements of ``code`` no scored input ran in a traced run of it (a script's runs may
+    stop once at most ``allowed`` are); None: not checked."""
     count = len(problem.inputs)
     if isinstance(problem.tests, StdinTests):
-        return line_coverage.unexecuted(code, problem.tests.script(code), _script_runs(outcomes, count), "exit:0")
+        return line_coverage.unexecuted(code, problem.tests.script(code), _script_runs(outcomes, count), "exit:0",
+                                        allowed)
     result = outcomes[0].get("result") if outcomes[0].get("status") == "ok" else None
     runs = result.get("results") if isinstance(result, dict) else None
     return line_coverage.unexecuted(code, problem.tests.preamble + "\n" + code,
@@ -504,16 +510,21 @@ def _unexecuted(problem: Problem, code: str, outcomes: list[dict]) -> int | None
 
 
 def _coverage(hopefuls: list[tuple[_Search, Edit, tuple]], sandbox, rules: OutputRules) -> list[int | None]:
-    """Statements each hopeful's edited program leaves unexecuted on every scored input (None: not
-    checked), each search's unedited program traced too the first time."""
+    """Statements each hopeful's edited program leaves unexecuted on every scored input, or at most
+    the unedited program's count where a script's runs stopped there (None: not checked); each
+    search's unedited program is traced first, on every input, the first time."""
     untraced = list({id(search): search for search, _, _ in hopefuls if not search.traced}.values())
     jobs = [(s.problem, s.problem.code) for s in untraced]
-    jobs += [(search.problem, edit.apply(search.problem.code)) for search, edit, _ in hopefuls]
-    counts = [_unexecuted(problem, code, outcomes) for (problem, code), outcomes in
-              zip(jobs, _outcomes(sandbox, jobs, rules, traced=True), strict=True)]
-    for search, count in zip(untraced, counts[: len(untraced)], strict=True):
-        search.unexecuted, search.traced = count, True
-    return counts[len(untraced):]
+    for search, outcomes in zip(untraced, _outcomes(sandbox, jobs, rules, traced=True) if jobs else [], strict=True):
+        search.unexecuted, search.traced = _unexecuted(search.problem, search.problem.code, outcomes), True
+    checked = [index for index, (search, _, _) in enumerate(hopefuls) if search.unexecuted is not None]
+    jobs = [(hopefuls[i][0].problem, hopefuls[i][1].apply(hopefuls[i][0].problem.code)) for i in checked]
+    allowed = [hopefuls[i][0].unexecuted for i in checked]
+    counts: list[int | None] = [None] * len(hopefuls)
+    for index, (problem, code), most, outcomes in zip(checked, jobs, allowed, _outcomes(
+            sandbox, jobs, rules, traced=True, allowed=allowed) if jobs else [], strict=True):
+        counts[index] = _unexecuted(problem, code, outcomes, most)
+    return counts
 
 
 def _confirm(hopefuls: list[tuple[_Search, Edit, tuple]], second, rules: OutputRules) -> None:

@@ -57,6 +57,24 @@ def test_a_script_is_traced_on_every_stdin_after_its_preamble(seeded_sandboxes):
     assert count(["5\n", "x\n"]) is None  # a run that fails checks nothing
 
 
+def test_a_traced_script_stops_once_no_more_than_the_allowed_statements_are_unexecuted(seeded_sandboxes):
+    """Later tests can only run more statements, so the runs stop where the count is already at most the
+    allowed one; the count over the runs made is taken only there."""
+    code = "n = int(input())\nif n > 2:\n    print(n)\nelse:\n    print(-n)\n"
+    stdins = ["5\n", "6\n", "1\n", "7\n"]
+
+    def runs(allowed: int) -> list[dict]:
+        outcome = seeded_sandboxes[0].run([scripts_task(code, stdins, 2.0, code, allowed)])[0]
+        return outcome["result"]["results"]
+
+    assert len(runs(1)) == 1 and unexecuted(code, code, [*runs(1), None, None, None], "exit:0", 1) == 1
+    assert len(runs(0)) == 3 and unexecuted(code, code, [*runs(0), None], "exit:0", 0) == 0  # the else needs "1"
+    # Runs not made leave an upper bound, not a count: above the allowed one, or with none allowed, it checks nothing.
+    first = runs(1)
+    assert unexecuted(code, code, [*first, None, None, None], "exit:0", 0) is None
+    assert unexecuted(code, code, [*first, None, None, None], "exit:0") is None
+
+
 def _crux(code: str, arguments: str, output: str, sandboxes, seed: int):
     result = mutate(code, "O", seed, kind=ProgramKind.FUNCTION, entry_point="f", call_arguments=arguments)
     choose_new_inputs([(code, result, CallTests("f", [arguments]), output)], seed, sandboxes)

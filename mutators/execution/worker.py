@@ -297,8 +297,10 @@ def task_run_scripts(payload):
     """``run_script`` on each of ``stdins`` in turn, each run in a process of its own forked from this
     one, until a run does not exit cleanly (unless ``every``): a program is judged on all its tests for
     the price of one task, and one that fails the first test costs no more. ``seconds`` is a budget
-    per run."""
-    results = []
+    per run. Traced runs with ``enough`` (``lines``, ``missing``) stop once all but ``missing`` of
+    those lines have run: what the remaining tests reach could only lower that count."""
+    results, reached = [], set()
+    enough = payload.get("enough") if payload.get("trace") else None
     for stdin in payload["stdins"]:
         read_fd, write_fd = os.pipe()
         pid = os.fork()
@@ -332,6 +334,10 @@ def task_run_scripts(payload):
         results.append(result)
         if result.get("outcome") != "exit:0" and not payload.get("every"):
             break
+        if enough and result.get("outcome") == "exit:0":
+            reached.update(result.get("lines") or ())
+            if len(set(enough["lines"]) - reached) <= enough["missing"]:
+                break
     return {"results": results}
 
 
