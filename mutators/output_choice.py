@@ -512,11 +512,13 @@ def _unexecuted(problem: Problem, code: str, outcomes: list[dict], allowed: int 
 def _coverage(hopefuls: list[tuple[_Search, Edit, tuple]], sandbox, rules: OutputRules) -> list[int | None]:
     """Statements each hopeful's edited program leaves unexecuted on every scored input, or at most
     the unedited program's count where a script's runs stopped there (None: not checked); each
-    search's unedited program is traced first, on every input, the first time."""
+    search's unedited program is traced first, the first time: on every input, or until every
+    statement has run (the count is then exactly 0)."""
     untraced = list({id(search): search for search, _, _ in hopefuls if not search.traced}.values())
     jobs = [(s.problem, s.problem.code) for s in untraced]
-    for search, outcomes in zip(untraced, _outcomes(sandbox, jobs, rules, traced=True) if jobs else [], strict=True):
-        search.unexecuted, search.traced = _unexecuted(search.problem, search.problem.code, outcomes), True
+    for search, outcomes in zip(untraced, _outcomes(sandbox, jobs, rules, traced=True, allowed=[0] * len(jobs))
+                                if jobs else [], strict=True):
+        search.unexecuted, search.traced = _unexecuted(search.problem, search.problem.code, outcomes, 0), True
     checked = [index for index, (search, _, _) in enumerate(hopefuls) if search.unexecuted is not None]
     jobs = [(hopefuls[i][0].problem, hopefuls[i][1].apply(hopefuls[i][0].problem.code)) for i in checked]
     allowed = [hopefuls[i][0].unexecuted for i in checked]
