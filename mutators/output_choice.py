@@ -107,8 +107,9 @@ class Problem:
     translation: bool = False
     # The last ``derived`` stdin inputs are derived from the published ones (mutators.derived_inputs): they
     # have no published answer, and are kept only where the unedited program answers them steadily
-    # (``derived_answers``: what it printed), and where ``reference`` (the benchmark's own program in the
-    # target language) is given, only where ``prepare`` finds that it agrees.
+    # (``derived_answers``: what it printed, which stands for the published answer: a recalled program gives
+    # it, so edits that together give it back on every input change nothing), and where ``reference`` (the
+    # benchmark's own program in the target language) is given, only where ``prepare`` finds that it agrees.
     derived: int = 0
     derived_answers: list[str] = field(default_factory=list)
     reference: str | None = None
@@ -122,7 +123,7 @@ class Problem:
         self.inputs = self.inputs[:published] + [x for x, keep in zip(self.derived_inputs(), kept, strict=True) if keep]
         self.derived_answers = [answer for answer, keep in zip(self.derived_answers, kept, strict=True) if keep]
         if self.published is not None:
-            self.published = self.published[:published] + [None] * len(self.derived_answers)
+            self.published = self.published[:published] + list(self.derived_answers)
         self.derived = len(self.derived_answers)
 
     def narrow(self, kept: list[int]) -> None:

@@ -19,6 +19,22 @@ import ast
 import random
 import sys
 import time
+from collections import Counter
+
+
+def _why_no_decoy(doc: dict) -> str:
+    """Why a document has no decoy (docs/detect.md, control coverage)."""
+    from mutators.input_choice import copied, trivial
+
+    try:
+        published = ast.literal_eval(doc["original_output"])
+    except (ValueError, SyntaxError):
+        return "published output no literal"
+    if trivial(published):
+        return "trivial published output"
+    if copied(doc["input"], published):
+        return "published output an argument of the call"
+    return "no small change qualified"
 
 
 def slips(docs: list[dict], per_document: int, seed: int) -> list[list[str]]:
@@ -95,8 +111,9 @@ def main() -> int:
         task = task_manager({"seed": seed}).load(["cruxeval_newinput"])["tasks"]["cruxeval_newinput"]
         built = list(task.test_docs())
         docs += [dict(doc, id=f"{seed}:{doc['id']}") for doc in built if "decoy" in recited_answers(doc)]
+        missing = Counter(_why_no_decoy(doc) for doc in built if "decoy" not in recited_answers(doc))
         print(f"seed {seed}: {len(built)} documents, {sum(d['id'].startswith(f'{seed}:') for d in docs)} with a "
-              f"decoy", file=sys.stderr)
+              f"decoy; without one: {dict(missing.most_common())}", file=sys.stderr)
     pools = slips(docs, args.slips, 0)
     print(f"built and ran slips in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     scenarios = [("honest", 0.0), ("reciting 2% of samples", 0.02), ("reciting 5% of samples", 0.05),

@@ -97,6 +97,23 @@ def test_a_derived_input_the_program_fails_on_or_answers_by_hash_seed_is_dropped
     assert len(kept) < len(derived_stdins(["mutation\n"], 0))
 
 
+def test_edits_that_together_give_back_the_unedited_programs_answers_change_nothing():
+    """On a derived input the unedited program's answer stands for the published one: a second edit that
+    undoes the first (Avatar's codeforces_705_B once got `c = 4 - c` then `c -= 1` for `c = 3 - c`) gives
+    the answers a recalled program gives on every test, published and derived, and is no change."""
+    from dataclasses import replace
+
+    from mutators.output_choice import Problem, _differs
+    from mutators.programs import StdinTests
+
+    problem = Problem("print(input())", StdinTests(["1\n"], ["1\n"]), ["1\n", "2\n"], read=lambda values: values,
+                      same=str.__eq__, published=["1\n", None], derived=1, derived_answers=["2\n"])
+    problem.keep_derived_where([True])
+    after_first_edit = replace(problem, baseline=["5\n", "6\n"])
+    assert not _differs(after_first_edit, ["1\n", "2\n"])  # the unedited program's answers, everywhere
+    assert _differs(after_first_edit, ["1\n", "3\n"])  # a new answer on the derived test
+
+
 def test_derived_inputs_never_cost_a_program_its_edit(seeded_sandboxes):
     # The least number does not depend on the order: on the shuffled arrays every edit answers as on the
     # published one (the same answer on every test, refused), so the edit is sought on the published test.

@@ -186,7 +186,7 @@ def stale_input(doc: dict) -> tuple | None:
 
 
 def _flag_stale(sample: str, check: Check, published: tuple) -> str:
-    """A scored sample with ``stale``: whether its answer passes the published input's values."""
+    """A scored sample with ``stale``: whether its answer is the published input (by its values)."""
     flagged = json.loads(sample)
     flagged["stale"] = len(check.answer) <= MAX_ANSWER_CHARS and _call_values(check.answer) == published
     return json.dumps(flagged, ensure_ascii=False)
