@@ -517,15 +517,15 @@ def _coverage(hopefuls: list[tuple[_Search, Edit, tuple]], sandbox, rules: Outpu
     statement has run (the count is then exactly 0)."""
     untraced = list({id(search): search for search, _, _ in hopefuls if not search.traced}.values())
     jobs = [(s.problem, s.problem.code) for s in untraced]
-    for search, outcomes in zip(untraced, _outcomes(sandbox, jobs, rules, traced=True, allowed=[0] * len(jobs))
-                                if jobs else [], strict=True):
+    for search, outcomes in zip(untraced, _outcomes(sandbox, jobs, rules, traced=True, allowed=[0] * len(jobs)),
+                                strict=True):
         search.unexecuted, search.traced = _unexecuted(search.problem, search.problem.code, outcomes, 0), True
     checked = [index for index, (search, _, _) in enumerate(hopefuls) if search.unexecuted is not None]
     jobs = [(hopefuls[i][0].problem, hopefuls[i][1].apply(hopefuls[i][0].problem.code)) for i in checked]
     allowed = [hopefuls[i][0].unexecuted for i in checked]
     counts: list[int | None] = [None] * len(hopefuls)
     for index, (problem, code), most, outcomes in zip(checked, jobs, allowed, _outcomes(
-            sandbox, jobs, rules, traced=True, allowed=allowed) if jobs else [], strict=True):
+            sandbox, jobs, rules, traced=True, allowed=allowed), strict=True):
         counts[index] = _unexecuted(problem, code, outcomes, most)
     return counts
 

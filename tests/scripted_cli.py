@@ -2,10 +2,15 @@
 ``doc-field``: each request is answered with a field of its document (``--model_args
 field=original_output`` recites the published output, ``field=output`` solves,
 ``field=decoy_output`` writes the control; ``shift=1`` takes the field of another document,
-e.g. another problem's published output; ``call=1`` answers ``f(<field>)``, for input prediction). ``edit-blind`` (CRUXEval output prediction):
+e.g. another problem's published output; ``call=1`` answers ``f(<field>)``, for input prediction; ``skill=0.6``
+answers right only on the documents a hash of their id and ``salt`` puts below it, ``rewritten_skill`` likewise on
+documents whose program was rewritten, and ``recite=1`` answers every unrewritten program right, as a model
+whose memory only its published text wakes). ``edit-blind`` (CRUXEval output prediction):
 runs the published, unedited program on the input it is shown, in the sandbox, and answers with
 what it returns, as a model that overlooks every edit of the program would. ``python
 tests/scripted_cli.py`` followed by lm_eval's arguments."""
+
+import hashlib
 
 from lm_eval.__main__ import cli_evaluate
 from lm_eval.api.model import LM
@@ -19,9 +24,20 @@ def _key(doc: dict) -> tuple:
 @register_model("doc-field")
 class DocumentFieldModel(LM):
     def __init__(self, field: str = "output", fallback: str = "output", shift: int = 0, call: int = 0,
+                 skill: float = 1.0, rewritten_skill: float | None = None, recite: int = 0, salt: str = "",
                  **kwargs) -> None:
         super().__init__()
         self.field, self.fallback, self.shift, self.call = field, fallback, int(shift), bool(int(call))
+        self.skill = float(skill)
+        self.rewritten_skill = self.skill if rewritten_skill is None else float(rewritten_skill)
+        self.recite, self.salt = bool(int(recite)), str(salt)
+
+    def _knows(self, doc: dict) -> bool:
+        published = doc.get("code") == doc.get("original_code", doc.get("code"))
+        if published and self.recite:
+            return True
+        draw = int(hashlib.sha256(f"{self.salt}:{doc['id']}".encode()).hexdigest(), 16) / 2**256
+        return draw < (self.skill if published else self.rewritten_skill)
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
         # Shift by document, not by request: a document's repeats are requests of their own.
@@ -29,7 +45,8 @@ class DocumentFieldModel(LM):
         keys = list(docs)
         following = {key: docs[keys[(index + self.shift) % len(keys)]] for index, key in enumerate(keys)}
         answered = [following[_key(request.doc)] for request in requests]
-        values = [doc.get(self.field) or doc[self.fallback] for doc in answered]
+        values = [doc.get(self.field) or doc[self.fallback] if self._knows(doc) else "'not the answer'"
+                  for doc in answered]
         return [f"f({value})" for value in values] if self.call else values
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):

@@ -16,8 +16,10 @@ def add_parsers(commands) -> None:
         "under each RUN_DIR, judges every answer again against its logged document, and per model says whether it "
         "writes the published output of problems whose input changed more often than a decoy (the program's "
         "output on another input as near the shown one): a one-sided exact sign test over documents, at a "
-        "threshold that keeps false alarms at or below 5% per model across its benchmarks. No model runs; any "
-        "backend's runs will do. docs/detect.md says what a verdict means and what it does not.",
+        "threshold that keeps false alarms at or below 5% per model across its tests. Where more than five models "
+        "ran a benchmark's orig and fuv tasks, each model's orig score is also tested against the one the others' "
+        "scores predict from its fuv score (ConStat's way). No model runs; any backend's runs will do. "
+        "docs/detect.md says what a verdict means and what it does not.",
     )
     add_run_dirs(detect)
     detect.add_argument("--against", nargs="+", metavar="RUN_DIR",
@@ -31,13 +33,15 @@ def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
     from dynbench_tasks.analysis.text import one_line
     from dynbench_tasks.contamination.detect import ALPHA_NOTE, findings
+    from dynbench_tasks.contamination.score_test import score_sentence
     from dynbench_tasks.contamination.verdict import sentence
 
     reference = load_runs(args.against) if args.against else None
-    found, evidence = findings(load_named_runs(args), reference, ", ".join(args.run_dirs),
+    found, evidence, scores = findings(load_named_runs(args), reference, ", ".join(args.run_dirs),
                                ", ".join(args.against or []))
     if args.json:
-        print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": [finding.row() for finding in found]}, indent=1))
+        print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": [finding.row() for finding in found],
+                          "score_tests": [verdict.row() for verdict in scores]}, indent=1))
         return 0
     for finding in found:
         model, benchmark = finding.model, finding.benchmark
@@ -51,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
                            "output is trivial or an argument of the call, or no neighbour input qualified): "
                            "recitation, an overlooked edit or a guess, which nothing here tells apart (--against "
                            "compares with a reference model)"))
+    for verdict in scores:
+        print(one_line(score_sentence(verdict)))
     unjudged = sum(found.unreadable for found in evidence.values())
     if unjudged:
         print(f"dynbench detect: warning: {unjudged} logged documents had no answers or document to judge",

@@ -18,6 +18,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from dynbench_tasks.analysis.runs import TaskRun, load_runs
+from dynbench_tasks.contamination.score_test import (
+    MIN_REFERENCES,
+    ScorePoint,
+    ScoreVerdict,
+    score_points,
+    score_verdicts,
+)
 from dynbench_tasks.contamination.verdict import Unit, Verdict, judge, paired_against, threshold
 
 BENCHMARK = "cruxeval"  # the benchmark whose answers can be told recited: its outputs are values
@@ -107,18 +114,24 @@ def gather(runs: list[TaskRun]) -> dict[tuple[str, str], Evidence]:
     return {key: evidence for key, evidence in found.items() if evidence.tasks}
 
 
-def _thresholds(evidence: dict[tuple[str, str], Evidence]) -> dict[str, float]:
-    """Each model's threshold: ALPHA shared out over the benchmarks tested together for it."""
-    benchmarks: dict[str, int] = defaultdict(int)
+def _thresholds(evidence: dict[tuple[str, str], Evidence],
+                scores: dict[str, list[ScorePoint]] | None = None) -> dict[str, float]:
+    """Each model's threshold: ALPHA shared out over the tests made of it together (a benchmark's answers
+    against their decoys, a benchmark's scores against the other models')."""
+    tests: dict[str, int] = defaultdict(int)
     for model, _ in evidence:
-        benchmarks[model] += 1
-    return {model: threshold(count) for model, count in benchmarks.items()}
+        tests[model] += 1
+    for group in (scores or {}).values():
+        for point in group:
+            tests[point.model] += 1
+    return {model: threshold(count) for model, count in tests.items()}
 
 
-def verdicts(evidence: dict[tuple[str, str], Evidence]) -> dict[tuple[str, str], Verdict]:
+def verdicts(evidence: dict[tuple[str, str], Evidence],
+             alpha: dict[str, float] | None = None) -> dict[tuple[str, str], Verdict]:
     """Each model's verdict per benchmark, at the threshold that keeps its false alarms at or below
-    ALPHA across the benchmarks tested together for it."""
-    alpha = _thresholds(evidence)
+    ALPHA across the tests made of it together (these benchmarks, unless ``alpha`` says otherwise)."""
+    alpha = alpha or _thresholds(evidence)
     return {key: judge(found.with_decoy, alpha[key[0]]) for key, found in evidence.items()}
 
 
@@ -134,8 +147,9 @@ def against(evidence: dict[tuple[str, str], Evidence], reference: dict[tuple[str
             for key, found in evidence.items() if base[key[1]]}
 
 
-ALPHA_NOTE = "a model is flagged falsely with probability at most 0.05 across the benchmarks tested for it"
-_NOTHING = "no logged samples of a CRUXEval output task with new answers (newinput, fuvi, fuvio, newoutput) in "
+ALPHA_NOTE = "a model is flagged falsely with probability at most 0.05 across the tests made of it"
+_NOTHING = ("no logged samples of a CRUXEval output task with new answers (newinput, fuvi, fuvio, newoutput), nor "
+            f"of <benchmark>_orig and <benchmark>_fuv by {MIN_REFERENCES + 1} or more models, in ")
 
 
 @dataclass
@@ -162,28 +176,40 @@ class Finding:
 
 
 def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where: str = "the runs",
-             reference_where: str = "the reference runs") -> tuple[list[Finding], dict[tuple[str, str], Evidence]]:
-    """Every verdict the runs support (against the decoy; against ``reference`` too where given), and
-    the evidence per (model, benchmark); a DataError where either holds nothing to judge."""
+             reference_where: str = "the reference runs"
+             ) -> tuple[list[Finding], dict[tuple[str, str], Evidence], list[ScoreVerdict]]:
+    """Every verdict the runs support (against the decoy; against ``reference`` too where given), the
+    evidence per (model, benchmark), and each model's scores against the other models' where more than
+    MIN_REFERENCES ran a benchmark's orig and fuv; a DataError where either holds nothing to judge."""
     from dynbench_tasks.errors import DataError
 
     evidence = gather(runs)
-    if not evidence:
+    scores = {benchmark: group for benchmark, group in score_points(runs).items() if len(group) > MIN_REFERENCES}
+    if not evidence and not scores:
         raise DataError(_NOTHING + where + ": run lm_eval with --log_samples")
-    found = [Finding(*key, verdict, evidence[key], "decoy") for key, verdict in sorted(verdicts(evidence).items())]
+    alpha = _thresholds(evidence, scores)
+    found = [Finding(*key, verdict, evidence[key], "decoy")
+             for key, verdict in sorted(verdicts(evidence, alpha).items())]
     if reference is not None:
         base = gather(reference)
         if not base:
             raise DataError(_NOTHING + reference_where)
         found += [Finding(*key, verdict, evidence[key], "reference")
                   for key, verdict in sorted(against(evidence, base).items())]
-    return found, evidence
+    return found, evidence, score_verdicts(scores, alpha)
 
 
 def detect(run_dirs: list[str], against_dirs: list[str] | None = None) -> list[dict]:
-    """``dynbench detect RUN_DIR… [--against RUN_DIR…] --json`` from Python: one row per verdict (model,
-    benchmark, ``verdict``, ``p_value``, counts, interval, ``documents_needed``…), every logged answer
-    judged again. ``from dynbench_tasks.contamination.detect import detect``."""
+    """``dynbench detect RUN_DIR… [--against RUN_DIR…] --json`` from Python: its ``verdicts``, one row per
+    verdict (model, benchmark, ``verdict``, ``p_value``, counts, interval, ``documents_needed``…), every logged
+    answer judged again. ``from dynbench_tasks.contamination.detect import detect``."""
     reference = load_runs(against_dirs) if against_dirs else None
-    found, _ = findings(load_runs(run_dirs), reference, ", ".join(run_dirs), ", ".join(against_dirs or []))
+    found, _, _ = findings(load_runs(run_dirs), reference, ", ".join(run_dirs), ", ".join(against_dirs or []))
     return [finding.row() for finding in found]
+
+
+def score_tests(run_dirs: list[str]) -> list[dict]:
+    """``dynbench detect RUN_DIR… --json``'s ``score_tests`` from Python: each model's orig score against the
+    one the other models' orig and fuv scores predict from its fuv score (:mod:`.score_test`)."""
+    _, _, scores = findings(load_runs(run_dirs), where=", ".join(run_dirs))
+    return [verdict.row() for verdict in scores]

@@ -1,0 +1,98 @@
+"""The score-based contamination test (ConStat's way, the meaning-preserving variant as the reference
+benchmark): a model whose orig score stands above what the other models' orig and fuv scores predict from
+its fuv score is flagged. Null: the model stands on the others' line as they do; one-sided (an excess on
+orig); threshold 0.05 for a model tested once. Its false alarms are measured by
+scripts/score_test_null_rates.py, not here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dynbench_tasks.contamination.score_test import ScorePoint, score_points, score_test
+from dynbench_tasks.contamination.verdict import CONTAMINATED, NOT_FLAGGED
+
+HERE = Path(__file__).resolve().parent
+# Honest models: each solves the rewritten programs a little less often than the published ones.
+HONEST = {f"honest-{round(skill * 100)}": f"skill={skill},rewritten_skill={skill - 0.1:.2f},salt={index}"
+          for index, skill in enumerate((0.3, 0.45, 0.6, 0.75, 0.9))}
+# Its memory wakes only on the published text: every published program right, a third of the rewritten ones.
+TEXT_BOUND = "recite=1,rewritten_skill=0.33,salt=m"
+
+
+def points(*scores: tuple[float, float]) -> list[ScorePoint]:
+    return [ScorePoint(f"m{index}", static, dynamic, 800, 800) for index, (static, dynamic) in enumerate(scores)]
+
+
+def test_a_model_far_above_the_others_line_is_flagged_and_one_on_it_is_not():
+    references = points((0.30, 0.15), (0.40, 0.22), (0.50, 0.30), (0.58, 0.38), (0.70, 0.50), (0.78, 0.60))
+    above = score_test(ScorePoint("above", 0.75, 0.30, 800, 800), references, 0.05, "cruxeval")
+    assert above.verdict == CONTAMINATED and above.p_value < 0.01 and above.interval[0] > 0
+    on_line = score_test(ScorePoint("on", 0.50, 0.30, 800, 800), references, 0.05, "cruxeval")
+    assert on_line.verdict == NOT_FLAGGED and abs(on_line.excess) < 0.03
+    below = score_test(ScorePoint("below", 0.30, 0.30, 800, 800), references, 0.05, "cruxeval")
+    assert below.verdict == NOT_FLAGGED and below.p_value > 0.9  # one-sided: a deficit is no memory
+
+
+def test_a_model_with_few_documents_needs_a_larger_excess():
+    references = points((0.30, 0.15), (0.40, 0.22), (0.50, 0.30), (0.58, 0.38), (0.70, 0.50), (0.78, 0.60))
+    many = score_test(ScorePoint("many", 0.60, 0.30, 800, 800), references, 0.05, "cruxeval")
+    few = score_test(ScorePoint("few", 0.60, 0.30, 20, 20), references, 0.05, "cruxeval")
+    assert few.p_value > many.p_value
+    assert few.verdict == NOT_FLAGGED
+
+
+def test_fewer_than_five_other_models_is_an_error():
+    with pytest.raises(ValueError, match="at least 5 other models"):
+        score_test(ScorePoint("t", 0.5, 0.3, 800, 800), points((0.3, 0.1), (0.4, 0.2), (0.5, 0.3), (0.6, 0.4)),
+                   0.05, "cruxeval")
+
+
+def test_scores_are_compared_on_the_documents_every_model_scored():
+    from dynbench_tasks.analysis.runs import TaskRun
+
+    def run(model: str, variant: str, scores: dict[str, float]) -> TaskRun:
+        return TaskRun(model, f"cruxeval_{variant}", "cruxeval", variant, None, {}, per_document=scores)
+
+    runs = [run("full", "orig", {"a": 1.0, "b": 0.0, "c": 1.0}), run("full", "fuv", {"a": 1.0, "b": 0.0}),
+            run("limited", "orig", {"a": 0.0, "b": 1.0}), run("limited", "fuv", {"a": 1.0, "b": 1.0, "c": 0.0}),
+            run("orig-only", "orig", {"a": 1.0, "b": 1.0})]
+    (group,) = score_points(runs).values()
+    assert [(p.model, p.static, p.dynamic, p.static_documents) for p in group] == [
+        ("full", 0.5, 0.5, 2), ("limited", 0.5, 1.0, 2)]
+
+
+@pytest.mark.slow
+def test_detect_flags_a_model_whose_memory_only_the_published_text_wakes(tmp_path, small_data):
+    """Six models through real lm_eval on cruxeval_orig and cruxeval_fuv, then ``dynbench detect``: the
+    text-bound memoriser is flagged against the five honest models, no honest model against the other five."""
+    folders = {}
+    for name, model_args in {**HONEST, "text-bound": TEXT_BOUND}.items():
+        folders[name] = tmp_path / name
+        subprocess.run([sys.executable, str(HERE / "scripted_cli.py"), "--model", "doc-field", "--model_args",
+                        model_args, "--tasks", "cruxeval_orig,cruxeval_fuv", "--confirm_run_unsafe_code",
+                        "--log_samples", "--output_path", str(folders[name]),
+                        "--metadata", json.dumps({"data_dir": small_data, "repeats": 1})],
+                       check=True, capture_output=True, text=True)
+
+    def detect(names: list[str], *options: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect",
+                               *(str(folders[name]) for name in names), "--names", ",".join(names), *options],
+                              capture_output=True, text=True)
+
+    done = detect(list(folders), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = {row["model"]: row for row in json.loads(done.stdout)["score_tests"]}
+    assert json.loads(done.stdout)["verdicts"] == []  # no answer-changing task ran: no decoy verdict
+    assert rows["text-bound"]["verdict"] == CONTAMINATED and rows["text-bound"]["p_value"] < 0.05
+    assert rows["text-bound"]["static"] == 1.0
+    for name in HONEST:
+        assert rows[name]["verdict"] == NOT_FLAGGED, rows[name]
+        assert len(rows[name]["references"]) == 5
+    assert "text-bound scores above its dynamic score on the published programs" in detect(list(folders)).stdout
+    too_few = detect(list(folders)[1:])
+    assert too_few.returncode != 0 and "by 6 or more models" in too_few.stderr
