@@ -96,3 +96,11 @@ def test_detect_flags_a_model_whose_memory_only_the_published_text_wakes(tmp_pat
     assert "text-bound scores above its dynamic score on the published programs" in detect(list(folders)).stdout
     too_few = detect(list(folders)[1:])
     assert too_few.returncode != 0 and "by 6 or more models" in too_few.stderr
+
+
+def test_a_model_tested_both_ways_shares_its_false_alarm_rate_between_the_tests():
+    from dynbench_tasks.contamination.detect import Evidence, _thresholds
+
+    evidence = {("m0", "cruxeval"): Evidence("m0", "cruxeval"), ("b", "cruxeval"): Evidence("b", "cruxeval")}
+    scores = {"cruxeval": points((0.3, 0.2)), "codenet": points((0.3, 0.2), (0.4, 0.3))}
+    assert _thresholds(evidence, scores) == {"m0": 0.05 / 3, "b": 0.05, "m1": 0.05}
