@@ -1,14 +1,14 @@
 """Does a model score higher on the published benchmark than its dynamic score predicts? ConStat's question,
 asked of the models at hand: the meaning-preserving variant (``fuv``) is a reference benchmark for free.
 
-Over the other models (at least MIN_REFERENCES), a straight line predicts the ``orig`` score from the ``fuv``
-score; a model whose ``orig`` score lies above its prediction by more than the others' scatter and its own
-sampling noise explain is flagged. Null: the model stands on the line as the others do (its distance from it
-drawn like theirs: a model's own knack for rewritten code, plus the noise of its finite documents). One-sided
-(only an excess on ``orig`` is memory), a t test with n - 2 degrees of freedom for n references. Scores are
-compared on the documents every model scored, so a ``--limit`` or a missing document does not bias them. The
-test cannot tell a reference pool that is itself contaminated: it measures a model against the others, and a
-memory they all share moves the line, not the model."""
+Over the other models (at least MIN_REFERENCES), a straight line on the logit scale predicts the ``orig``
+score from the ``fuv`` score; a model whose ``orig`` score lies above its prediction by more than the others'
+scatter and its own sampling noise explain is flagged. Null: the model stands on the line as the others do
+(its distance from it drawn like theirs: a model's own knack for rewritten code, plus the noise of its finite
+documents). One-sided (only an excess on ``orig`` is memory), a t test with n - 2 degrees of freedom for n
+references. Scores are compared on the documents every model scored, so a ``--limit`` or a missing document
+does not bias them. The test cannot tell a reference pool that is itself contaminated: it measures a model
+against the others, and a memory they all share moves the line, not the model."""
 
 from __future__ import annotations
 
@@ -59,14 +59,18 @@ class ScoreVerdict:
                 "scatter": self.scatter, "documents": list(self.documents), "alpha": self.alpha}
 
 
+def _clipped(share: float, documents: int) -> float:
+    return min(max(share, 0.5 / documents), 1 - 0.5 / documents)  # an empty or full score stays finite
+
+
 def _logit(share: float, documents: int) -> float:
-    share = min(max(share, 0.5 / documents), 1 - 0.5 / documents)  # an empty or full score stays finite
+    share = _clipped(share, documents)
     return math.log(share / (1 - share))
 
 
 def _logit_noise(share: float, documents: int) -> float:
     """The sampling variance of a score's logit (the delta method on a binomial share)."""
-    share = min(max(share, 0.5 / documents), 1 - 0.5 / documents)
+    share = _clipped(share, documents)
     return 1 / (documents * share * (1 - share))
 
 
