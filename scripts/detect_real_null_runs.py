@@ -1,9 +1,10 @@
 """Real null runs of the recitation verdict: the demo model (SmolLM2-135M-Instruct, offline on the CPU) through
 lm_eval on cruxeval_newinput over benchmark seeds, temperatures and both prompts, each run judged alone by
 ``dynbench detect``. Every flag is a false alarm or a finding about the model; the flag rate over the runs
-comes with its exact (Clopper-Pearson) one-sided 95% upper bound.
+comes with its exact (Clopper-Pearson) one-sided 95% upper bound; then the runs pooled, as ``detect`` pools
+one model's runs.
 
-    python scripts/detect_real_null_runs.py --out DIR [--limit 150] [--runs 12]
+    python scripts/detect_real_null_runs.py --out DIR [--limit 150] [--runs 14]
 
 Runs whose results are already under DIR are judged again, not re-run (so an interrupted sweep resumes).
 Runs of one benchmark seed share documents, and all runs share the model: they are not independent draws,
@@ -48,12 +49,13 @@ def main() -> int:
                         help=f"the first N of the {len(SWEEP)} runs of the sweep")
     args = parser.parse_args()
     print(f"{'seed':<6}{'temp':<6}{'prompt':<9}{'docs':<6}{'stale':<7}{'decoy':<7}{'p':<9}{'verdict':<20}time")
-    flagged = 0
+    flagged, folders = 0, []
     for seed, temperature, prompt in SWEEP[:args.runs]:
         out = args.out / f"seed{seed}_t{temperature}_{prompt}"
         start = time.perf_counter()
         if not any(out.rglob("results_*.json")):
             lm_eval(out, seed, temperature, prompt, args.limit)
+        folders.append(str(out))
         (row,) = detect([str(out)])
         flagged += row["verdict"] == "contaminated"
         print(f"{seed:<6}{temperature:<6}{prompt:<9}{row['documents']:<6}{row['stale_documents']:<7}"
@@ -61,6 +63,9 @@ def main() -> int:
               f"{time.perf_counter() - start:.0f} s", flush=True)
     upper = stats.beta.ppf(0.95, flagged + 1, args.runs - flagged) if flagged < args.runs else 1.0
     print(f"flagged {flagged} of {args.runs} runs; exact one-sided 95% upper bound on the flag rate {upper:.3f}")
+    (pooled,) = detect(folders)  # one model: its runs pool into one verdict, each problem counted once
+    print(f"pooled (one model, {pooled['documents']} problems): {pooled['stale_documents']} stale, "
+          f"{pooled['control_documents']} decoy, p = {pooled['p_value']:.3g}, {pooled['verdict']}")
     return 0
 
 
