@@ -66,6 +66,23 @@ def test_scores_are_compared_on_the_documents_every_model_scored():
         ("full", 0.5, 0.5, 2), ("limited", 0.5, 1.0, 2)]
 
 
+def test_what_takes_no_part_in_the_score_test_is_said():
+    from dynbench_tasks.analysis.runs import TaskRun
+    from dynbench_tasks.contamination.score_test import left_out
+
+    def run(model: str, task: str, logged: bool = True) -> TaskRun:
+        benchmark, variant = task.split("_")
+        return TaskRun(model, task, benchmark, variant, 0.5, {}, per_document={"a": 1.0} if logged else {})
+
+    runs = [run("m1", "cruxeval_orig"), run("m1", "cruxeval_fuv"), run("m2", "cruxeval_orig"),
+            run("m3", "cruxeval_orig"), run("m3", "cruxeval_fuv", logged=False),
+            run("m1", "codenet_orig"), run("m1", "cruxeval_newinput")]
+    assert left_out(runs) == [
+        "score test on cruxeval: m2, m3 left out: no logged samples of both cruxeval_orig and cruxeval_fuv "
+        "(lm_eval --log_samples)",
+        "score test on cruxeval: 1 models ran cruxeval_orig and cruxeval_fuv with logged samples; it needs 6"]
+
+
 @pytest.mark.slow
 def test_detect_flags_a_model_whose_memory_only_the_published_text_wakes(tmp_path, small_data):
     """Six models through real lm_eval on cruxeval_orig and cruxeval_fuv, then ``dynbench detect``: the

@@ -33,12 +33,14 @@ def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
     from dynbench_tasks.analysis.text import one_line
     from dynbench_tasks.contamination.detect import ALPHA_NOTE, findings
-    from dynbench_tasks.contamination.score_test import score_sentence
+    from dynbench_tasks.contamination.score_test import left_out, score_sentence
     from dynbench_tasks.contamination.verdict import sentence
 
     reference = load_runs(args.against) if args.against else None
-    found, evidence, scores = findings(load_named_runs(args), reference, ", ".join(args.run_dirs),
-                               ", ".join(args.against or []))
+    runs = load_named_runs(args)
+    found, evidence, scores = findings(runs, reference, ", ".join(args.run_dirs), ", ".join(args.against or []))
+    for line in left_out(runs):
+        print(one_line(f"dynbench detect: warning: {line}"), file=sys.stderr)
     if args.json:
         print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": [finding.row() for finding in found],
                           "score_tests": [verdict.row() for verdict in scores]}, indent=1))

@@ -135,6 +135,27 @@ def score_points(runs: Iterable) -> dict[str, list[ScorePoint]]:
     return points
 
 
+def left_out(runs: Iterable) -> list[str]:
+    """Why a model, or a whole benchmark, takes no part in the score test, one line each; only for benchmarks
+    where some model ran both tasks with logged samples (where nobody did, no score test was meant)."""
+    logged: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for run in runs:
+        if run.variant in (STATIC, DYNAMIC):
+            logged[run.benchmark][run.model].update([run.variant] if run.per_document else [])
+    lines = []
+    for benchmark, models in sorted(logged.items()):
+        both = [model for model, variants in models.items() if len(variants) == 2]
+        tasks = f"{benchmark}_{STATIC} and {benchmark}_{DYNAMIC}"
+        missing = sorted(set(models) - set(both))
+        if both and missing:
+            lines.append(f"score test on {benchmark}: {', '.join(missing)} left out: no logged samples of both {tasks} "
+                         "(lm_eval --log_samples)")
+        if 0 < len(both) <= MIN_REFERENCES:
+            lines.append(f"score test on {benchmark}: {len(both)} models ran {tasks} with logged samples; it needs "
+                         f"{MIN_REFERENCES + 1}")
+    return lines
+
+
 def _mean(per_document: dict[str, float], documents: set[str]) -> float:
     return math.fsum(per_document[document] for document in documents) / len(documents)
 
