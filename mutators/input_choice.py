@@ -16,6 +16,7 @@ from mutators.execution.plain import PlainDataError, decode
 from mutators.newinput import NewInput
 from mutators.perturb import parse_arguments, perturbed_inputs, render_arguments, to_source
 from mutators.programs import MUTATED, UNCHANGED, CallTests
+from mutators.shown_guesses import copied, guessed_from_shown
 
 NOT_LITERAL, FAILS, NONDETERMINISTIC, NOT_A_LITERAL_OUTPUT, SAME_OUTPUT, TOO_LARGE = (
     "the input is not made of literals", "the program fails on it", "its output depends on the hash seed",
@@ -247,13 +248,6 @@ def likeness(text: str, published: str) -> float:
     return difflib.SequenceMatcher(None, text, published, autojunk=False).ratio()
 
 
-def copied(arguments: str, value) -> bool:
-    """Whether ``value`` is one of the call's arguments: an answer had by copying from the call."""
-    parsed = parse_arguments(arguments)
-    return parsed is not None and any(type(argument) is type(value) and argument == value
-                                      for argument in [*parsed[0], *parsed[1].values()])
-
-
 def guess_likeness(arguments: str, value, text: str, published: str) -> float | None:
     """None if an answer could not be had without working the program out; else its :func:`likeness`
     to the published answer (the least alike is the least a memoriser gains from). It could be had
@@ -365,18 +359,18 @@ def trivial(value) -> bool:
 def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRules) -> None:
     """For each search with a chosen input, a decoy: the output of a small change of the *chosen*
     input (the same perturbations that changed the published input into the chosen one, drawn from
-    the seed), never the published input itself, that qualifies as the chosen one did, is no
-    argument of the shown call, is not trivial, and differs from the published and the new output, on
-    both hash seeds. The published input and the decoy's input are then both one small change away
-    from the input a model is shown, so a model that misreads the shown input, or guesses, lands on
-    either as often; one that remembers the published output writes it more often (the verdict of
-    ``dynbench detect``, docs/detect.md). A published output that is trivial or can be copied
-    from the shown call gets no decoy (its stale answers prove nothing)."""
+    the seed), never the published input itself, that qualifies as the chosen one did, cannot be
+    guessed from the shown text (:mod:`mutators.shown_guesses`), is not trivial, and differs from the
+    published and the new output, on both hash seeds. The published input and the decoy's input are
+    then both one small change away from the input a model is shown, so a model that misreads the
+    shown input, or guesses, lands on either as often; one that remembers the published output writes
+    it more often (the verdict of ``dynbench detect``, docs/detect.md). A published output that is
+    trivial or can be guessed from the shown text gets no decoy (its stale answers prove nothing)."""
     first, second = sandboxes
     jobs = []
     for search in searches:
-        if search.chosen is None or copied(search.chosen[0], search.original_output) or trivial(
-                search.original_output):
+        if search.chosen is None or trivial(search.original_output) or guessed_from_shown(
+                search.code, search.chosen[0], search.original_output):
             continue
         rng = random.Random(f"{seed}\x00decoy\x00{search.code}")
         published = parse_arguments(search.tests.arguments[0])
@@ -396,7 +390,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
             for candidate, outcome in zip(candidates, outcomes, strict=True):
                 ran = _value(outcome)
                 if (_judge(candidate, ran, search.tests.arguments[0], search.original_output) is None
-                        and not trivial(ran[0]) and not copied(search.chosen[0], ran[0])
+                        and not trivial(ran[0]) and not guessed_from_shown(search.code, search.chosen[0], ran[0])
                         and not same_literal(ran[1], search.chosen[1])):
                     found.append((search, candidate, ran[1]))
                     settled.add(id(search))

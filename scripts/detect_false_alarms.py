@@ -3,7 +3,8 @@
 The documents are built as lm-eval builds them (seeds given), with their decoys. Honest models make
 the mistakes models make: of each document's samples, each is right with the model's own accuracy,
 else an execution slip (the shown program's output on a small change of the shown input, run in the
-sandbox: what misreading the input gives), else an argument of the shown call copied back, else an
+sandbox: what misreading the input gives), else a guess from the shown text (an argument of the
+call, its length, two arguments joined, a literal of the program: ``mutators.shown_guesses``), else an
 empty value. They have no memory of the published outputs, so every flag of one is a false alarm.
 Reciting models are honest models that, with a given chance per sample, write the published output
 instead. Each answer is compared with the published output and the decoy as the scorer would (the
@@ -24,7 +25,8 @@ from collections import Counter
 
 def _why_no_decoy(doc: dict) -> str:
     """Why a document has no decoy (docs/detect.md, control coverage)."""
-    from mutators.input_choice import copied, trivial
+    from mutators.input_choice import trivial
+    from mutators.shown_guesses import copied, guessed_from_shown
 
     try:
         published = ast.literal_eval(doc["original_output"])
@@ -34,6 +36,8 @@ def _why_no_decoy(doc: dict) -> str:
         return "trivial published output"
     if copied(doc["input"], published):
         return "published output an argument of the call"
+    if guessed_from_shown(doc["original_code"], doc["input"], published):
+        return "published output another guess from the shown text"
     return "no small change qualified"
 
 
@@ -59,11 +63,11 @@ def slips(docs: list[dict], per_document: int, seed: int) -> list[list[str]]:
     return found
 
 
-def copies(arguments: str) -> list[str]:
-    from mutators.perturb import parse_arguments, to_source
+def guesses(doc: dict) -> list[str]:
+    from mutators.perturb import to_source
+    from mutators.shown_guesses import shown_guesses
 
-    parsed = parse_arguments(arguments)
-    return [to_source(value) for value in [*parsed[0], *parsed[1].values()]] if parsed else []
+    return [to_source(value) for value in shown_guesses(doc["code"], doc["input"])]
 
 
 def empty_like(output: str) -> str:
@@ -87,7 +91,7 @@ def model_units(docs, pools, rng: random.Random, accuracy: float, recite: float,
                 answer = doc["output"]
             else:
                 roll = rng.random()
-                options = pool if roll < 0.7 and pool else copies(doc["input"]) if roll < 0.9 else []
+                options = pool if roll < 0.7 and pool else guesses(doc) if roll < 0.9 else []
                 answer = rng.choice(options) if options else empty_like(doc["output"])
             stale += same_literal(answer, doc["original_output"])
             decoy += same_literal(answer, doc["decoy_output"])

@@ -7,7 +7,9 @@ answers right only on the documents a hash of their id and ``salt`` puts below i
 documents whose program was rewritten, and ``recite=1`` answers every unrewritten program right, as a model
 whose memory only its published text wakes). ``edit-blind`` (CRUXEval output prediction):
 runs the published, unedited program on the input it is shown, in the sandbox, and answers with
-what it returns, as a model that overlooks every edit of the program would. ``python
+what it returns, as a model that overlooks every edit of the program would. ``shown-guess`` (CRUXEval
+output prediction): answers each repeat of a document with one of what can be had from the shown text
+without running the program (``mutators.shown_guesses``), as an honest model that guesses. ``python
 tests/scripted_cli.py`` followed by lm_eval's arguments."""
 
 import hashlib
@@ -75,6 +77,30 @@ class EditBlindModel(LM):
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):
         raise NotImplementedError("edit-blind answers generation requests only")
+
+    loglikelihood_rolling = loglikelihood
+
+
+@register_model("shown-guess")
+class ShownGuessModel(LM):
+    def __init__(self, **kwargs) -> None:
+        super().__init__()
+
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        from mutators.perturb import to_source
+        from mutators.shown_guesses import shown_guesses
+
+        answers, repeats = [], {}
+        for request in requests:
+            doc, key = request.doc, _key(request.doc)
+            repeats[key] = repeats.get(key, -1) + 1
+            guesses = shown_guesses(doc["code"], doc["input"])
+            draw = int(hashlib.sha256(f"{doc['id']}:{repeats[key]}".encode()).hexdigest(), 16)
+            answers.append(to_source(guesses[draw % len(guesses)]) if guesses else "None")
+        return answers
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError("shown-guess answers generation requests only")
 
     loglikelihood_rolling = loglikelihood
 

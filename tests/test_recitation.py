@@ -1,8 +1,8 @@
 """The contamination verdict end to end: real lm_eval runs of scripted models on cruxeval_fuvio and
 cruxeval_newinput (logged samples), then ``dynbench detect`` reading them. A reciting model is
 flagged; a solver, a model that writes the control, one that overlooks every edit (runs the published
-program on the shown input) and one that answers another problem's published output are not; the
-lm-eval metrics ``stale`` and ``decoy`` say the same."""
+program on the shown input), one that answers another problem's published output and one that guesses
+from the shown text are not; the lm-eval metrics ``stale`` and ``decoy`` say the same."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ def runs(tmp_path_factory, small_data) -> dict[str, tuple[Path, dict]]:
               "another-problem": "field=original_output,shift=1"}
     runs = {name: (folder / name, lm_eval_run(folder / name, small_data, model_args))
             for name, model_args in models.items()}
-    runs["edit-blind"] = (folder / "edit-blind", lm_eval_run(folder / "edit-blind", small_data, "", "edit-blind"))
+    for name in ("edit-blind", "shown-guess"):
+        runs[name] = (folder / name, lm_eval_run(folder / name, small_data, "", name))
     return runs
 
 
@@ -87,10 +88,20 @@ def test_detect_flags_the_reciter_only(runs):
     assert verdicts["solver"]["verdict"] == "not flagged" and verdicts["solver"]["stale"] == 0
     assert verdicts["control"]["verdict"] == "not flagged" and verdicts["control"]["p_value"] == 1.0
     # Overlooking every edit, or answering another problem, is no recitation.
-    for honest in ("edit-blind", "another-problem"):
+    for honest in ("edit-blind", "another-problem", "shown-guess"):
         assert verdicts[honest]["verdict"] == "not flagged", (honest, verdicts[honest])
     lines = detect(str(runs["reciter"][0])).stdout
     assert "recites published cruxeval answers" in lines and "decoy, p = " in lines
+
+
+def test_a_guess_from_the_shown_text_is_neither_stale_nor_decoy_where_a_decoy_is(runs):
+    """A model that writes what the shown text offers (an argument, a length, arguments joined, a
+    literal of the program) writes the published output where that is such a guess, but those
+    documents have no decoy, and no decoy is such a guess: the verdict sees neither."""
+    (folder, results) = runs["shown-guess"]
+    assert metric(results, "cruxeval_newinput", "stale") > 0
+    (row,) = json.loads(detect(str(folder), "--json").stdout)["verdicts"]
+    assert row["documents"] > 0 and row["stale"] == row["control"] == 0 and row["stale_only_documents"] > 0
 
 
 def test_detect_against_a_reference_model(runs):
