@@ -28,6 +28,7 @@ class InputRules:
     candidates: int = 20  # neighbours of the original input
     reshaped: int = 16  # then inputs grown, shrunk, reordered or taken from other problems
     seconds: float = 0.5  # CPU seconds: a candidate slower than this is no input to reason about by hand
+    decoy_seconds: float = 0.1  # a decoy's call, like the published one (the slowest takes 2 ms), is quick
 
 
 class Donors:
@@ -361,11 +362,12 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
     input (the same perturbations that changed the published input into the chosen one, drawn from
     the seed), never the published input itself, that qualifies as the chosen one did, cannot be
     guessed from the shown text (:mod:`mutators.shown_guesses`), is not trivial, and differs from the
-    published and the new output, on both hash seeds. The published input and the decoy's input are
-    then both one small change away from the input a model is shown, so a model that misreads the
-    shown input, or guesses, lands on either as often; one that remembers the published output writes
-    it more often (the verdict of ``dynbench detect``, docs/detect.md). A published output that is
-    trivial or can be guessed from the shown text gets no decoy (its stale answers prove nothing)."""
+    published and the new output, on both hash seeds, each call within ``rules.decoy_seconds``. The
+    published input and the decoy's input are then both one small change away from the input a model
+    is shown, so a model that misreads the shown input, or guesses, lands on either as often; one that
+    remembers the published output writes it more often (the verdict of ``dynbench detect``,
+    docs/detect.md). A published output that is trivial or can be guessed from the shown text gets no
+    decoy (its stale answers prove nothing)."""
     first, second = sandboxes
     jobs = []
     for search in searches:
@@ -386,7 +388,8 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
             break
         tried += size
         settled = set()
-        for (search, candidates), outcomes in zip(round_jobs, _each(first, round_jobs, rules.seconds), strict=True):
+        for (search, candidates), outcomes in zip(round_jobs, _each(first, round_jobs, rules.decoy_seconds),
+                                                   strict=True):
             for candidate, outcome in zip(candidates, outcomes, strict=True):
                 ran = _value(outcome)
                 if (_judge(candidate, ran, search.tests.arguments[0], search.original_output) is None
@@ -396,7 +399,8 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
                     settled.add(id(search))
                     break
         jobs = [(search, candidates) for search, candidates in jobs if id(search) not in settled]
-    again = _each(second, [(search, [candidate]) for search, candidate, _ in found], rules.seconds) if found else []
+    again = _each(second, [(search, [candidate]) for search, candidate, _ in found],
+                  rules.decoy_seconds) if found else []
     for (search, _, text), (outcome,) in zip(found, again, strict=True):
         repeated = _value(outcome)
         if not isinstance(repeated, str) and repeated[1] == text:

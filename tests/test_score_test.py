@@ -81,6 +81,11 @@ def test_what_takes_no_part_in_the_score_test_is_said():
         "score test on cruxeval: m2, m3 left out: no logged samples of both cruxeval_orig and cruxeval_fuv "
         "(lm_eval --log_samples)",
         "score test on cruxeval: 1 models ran cruxeval_orig and cruxeval_fuv with logged samples; it needs 6"]
+    apart = [TaskRun(f"m{i}", f"cruxeval_{variant}", "cruxeval", variant, 0.5, {}, per_document={f"doc{i}": 1.0})
+             for i in range(6) for variant in ("orig", "fuv")]
+    assert score_points(apart) == {}
+    assert left_out(apart) == ["score test on cruxeval: no document of cruxeval_orig and cruxeval_fuv that all 6 "
+                               "models scored (run them on the same problems)"]
 
 
 @pytest.mark.slow

@@ -138,13 +138,15 @@ def score_points(runs: Iterable) -> dict[str, list[ScorePoint]]:
 def left_out(runs: Iterable) -> list[str]:
     """Why a model, or a whole benchmark, takes no part in the score test, one line each; only for benchmarks
     where some model ran both tasks with logged samples (where nobody did, no score test was meant)."""
-    logged: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    logged: dict[str, dict[str, dict[str, set[str]]]] = defaultdict(lambda: defaultdict(dict))
     for run in runs:
         if run.variant in (STATIC, DYNAMIC):
-            logged[run.benchmark][run.model].update([run.variant] if run.per_document else [])
+            variants = logged[run.benchmark][run.model]
+            if run.per_document:
+                variants.setdefault(run.variant, set()).update(run.per_document)
     lines = []
     for benchmark, models in sorted(logged.items()):
-        both = [model for model, variants in models.items() if len(variants) == 2]
+        both = {model: variants for model, variants in models.items() if len(variants) == 2}
         tasks = f"{benchmark}_{STATIC} and {benchmark}_{DYNAMIC}"
         missing = sorted(set(models) - set(both))
         if both and missing:
@@ -153,6 +155,9 @@ def left_out(runs: Iterable) -> list[str]:
         if 0 < len(both) <= MIN_REFERENCES:
             lines.append(f"score test on {benchmark}: {len(both)} models ran {tasks} with logged samples; it needs "
                          f"{MIN_REFERENCES + 1}")
+        elif both and not all(set.intersection(*(scored[v] for scored in both.values())) for v in (STATIC, DYNAMIC)):
+            lines.append(f"score test on {benchmark}: no document of {tasks} that all {len(both)} models scored "
+                         "(run them on the same problems)")
     return lines
 
 
