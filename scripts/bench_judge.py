@@ -43,7 +43,7 @@ def naive(benchmark: TranslationBenchmark, items: list[tuple[str, dict]], second
                 continue
             classes = {str(p.relative_to(folder).with_suffix("")).replace("/", "."): p.read_bytes()
                        for p in Path(folder).rglob("*.class")}
-            runs = worker.execute(job, classes)
+            runs, _ = worker.execute(job, classes)
             passed += benchmark.verdict(JobResult(COMPILED, "", runs), doc) == "passed"
     return passed
 

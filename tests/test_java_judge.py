@@ -221,3 +221,50 @@ def test_reported_values_are_compared_as_the_harness_compares_them():
     assert same_record("i:3", "d:3.0", VALUE, 0.001) and not same_record("d:nan", "d:nan", VALUE, 0.001)
     assert same_record("d:1.0004", "d:1.0", TOLERANCE, 0.001) and not same_record("d:1.01", "d:1.0", TOLERANCE, 0.001)
     assert same_record("a:[i:1,i:2]", "a:[i:1,i:2]", VALUE, 0.001) and not same_record("s:1", "i:1", VALUE, 0.001)
+
+
+SLOW_DOUBLE = dedent("""
+    import java.util.*;
+
+    public class Main {
+        public static void main(String[] args) throws Exception {
+            long n = new Scanner(System.in).nextLong();
+            Thread.sleep(150);
+            while (n == LOOPS_ON) {}
+            System.out.println(2 * n);
+        }
+    }
+""")
+
+
+def test_a_slow_program_leaves_its_later_tests_to_other_jvms_with_the_same_verdicts(monkeypatch):
+    """Past ``share_after`` a program's remaining tests are spread over fresh JVMs: each runs, in order,
+    and the first failing test (one that times out, one that prints a wrong answer) still decides, as
+    when one JVM runs them all."""
+    from dynbench_tasks.judge import pool
+
+    executions = []
+    execute = pool.JudgeWorker.execute
+
+    def counted(self, job, classes, share_after=None):
+        executions.append(len(job.tests))
+        return execute(self, job, classes, share_after)
+
+    monkeypatch.setattr(pool.JudgeWorker, "execute", counted)
+    doc = stdin_doc(*((f"{n}\n", f"{2 * n}\n") for n in range(1, 9)))
+    items = [(SLOW_DOUBLE.replace("LOOPS_ON", "-1"), doc), (SLOW_DOUBLE.replace("LOOPS_ON", "5"), doc),
+             (SLOW_DOUBLE.replace("LOOPS_ON", "-1").replace("2 * n", "n == 7 ? 0 : 2 * n"), doc)]
+    statuses, counts = {}, {}
+    for share_after in (0.3, 1e9):
+        executions.clear()
+        with JavaJudge(workers=2, hidden=data_locations(), share_after=share_after) as judge:
+            statuses[share_after] = BENCHMARKS["codenet"].judge_replies(items, judge, 1000)
+        counts[share_after] = len(executions)
+    assert statuses[0.3] == statuses[1e9] == ["passed", "timeout", "wrong_output"]
+    assert counts[1e9] == 3 and counts[0.3] > 3  # unshared: one execution a program
+    executions.clear()
+    with JavaJudge(workers=2, hidden=data_locations(), share_after=0.3) as judge:
+        (result,) = judge.run([BENCHMARKS["codenet"].build_job(items[0][0], doc, "0", 1000)])
+    assert executions[0] == 8 and len(executions) > 1
+    assert [run.stdout for run in result.runs] == [f"{2 * n}\n".encode() for n in range(1, 9)]
+    assert result.left is None

@@ -55,6 +55,9 @@ _PRLIMIT_OPTIONS = [f"--{name}={value}" for name, value in _LIMITS.items()]
 # A JVM's start waits on bubblewrap (its namespaces, the child-pid handshake) as well as computing:
 # one JVM more than cores keeps the cores busy (TransCoder: 14.2 -> 15.7 judgements/s on 2 cores).
 SPARE_JVMS = 1
+# A program still running its tests this long after its JVM started leaves the rest to be spread over the
+# judge's JVMs once every program has had its turn (one slow program must not hold the run's end alone).
+SHARE_AFTER_SECONDS = 2.0
 _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
 RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
 _BUILDING = threading.Lock()
@@ -140,6 +143,8 @@ class JobResult:
     status: int
     diagnostics: str = ""
     runs: list[TestRun] = field(default_factory=list)
+    # Where the tests after ``runs`` were left for other JVMs (SHARE_AFTER_SECONDS): the compiled classes.
+    left: dict[str, bytes] | None = field(default=None, repr=False)
 
 
 class _Reader:
@@ -378,32 +383,38 @@ class JudgeWorker:
         return {**self.compile(jobs[:middle]), **self.compile(jobs[middle:])}
 
     # ------------------------------------------------------------------ running
-    def execute(self, job: JavaJob, classes: dict[str, bytes]) -> list[TestRun]:
+    def execute(self, job: JavaJob, classes: dict[str, bytes], share_after: float | None = None
+                ) -> tuple[list[TestRun], bool]:
         """Every test of one program, in a JVM of its own that ends with it (a fresh one for the tests
-        after a test that ended its JVM with status 0 or left threads running)."""
+        after a test that ended its JVM with status 0 or left threads running); and whether tests were
+        left: with ``share_after`` (seconds), the first test to end past it is the last run here."""
+        cut_at = None if share_after is None else time.monotonic() + share_after
         runs: list[TestRun] = []
         while len(runs) < len(job.tests):
-            more, go_on = self._execute_in_one_jvm(job, classes, job.tests[len(runs):])
+            more, go_on = self._execute_in_one_jvm(job, classes, job.tests[len(runs):], cut_at)
             runs += more
             if not go_on:
                 break
-        return runs
+            if cut_at is not None and time.monotonic() > cut_at and len(runs) < len(job.tests):
+                return runs, True
+        return runs, False
 
-    def _execute_in_one_jvm(self, job: JavaJob, classes: dict[str, bytes], tests: list[bytes]
-                            ) -> tuple[list[TestRun], bool]:
-        """The runs of ``tests`` (from the first) one JVM gave, and whether the rest need another."""
+    def _execute_in_one_jvm(self, job: JavaJob, classes: dict[str, bytes], tests: list[bytes],
+                            cut_at: float | None = None) -> tuple[list[TestRun], bool]:
+        """The runs of ``tests`` (from the first) one JVM gave, and whether the rest need another
+        (the JVM is stopped at the first test to end past the monotonic time ``cut_at``)."""
         if not hasattr(os, "memfd_create"):  # not Linux: an exit the rewrite misses loses the test's output
-            return self._talk(*self.jvm.start(RUNNER, (), job.runs_shutdown_hooks), job, classes, tests, None)
+            return self._talk(*self.jvm.start(RUNNER, (), job.runs_shutdown_hooks), job, classes, tests, None, cut_at)
         recorder = os.memfd_create("dynbench-stdout", os.MFD_CLOEXEC)
         try:
             os.ftruncate(recorder, 4 + job.output_cap)
             process, workdir = self.jvm.start(RUNNER, (recorder,), job.runs_shutdown_hooks)
-            return self._talk(process, workdir, job, classes, tests, recorder)
+            return self._talk(process, workdir, job, classes, tests, recorder, cut_at)
         finally:
             os.close(recorder)
 
     def _talk(self, process: subprocess.Popen, workdir: str | None, job: JavaJob, classes: dict[str, bytes],
-              tests: list[bytes], recorder: int | None) -> tuple[list[TestRun], bool]:
+              tests: list[bytes], recorder: int | None, cut_at: float | None) -> tuple[list[TestRun], bool]:
         deadline = _STARTUP_SECONDS + job.time_limit_ms * max(1, len(tests)) / 1000
         expired = threading.Event()
 
@@ -427,6 +438,8 @@ class JudgeWorker:
                 records = [reader.string() for _ in range(min(reader.int(), 100_000))]
                 runs.append(TestRun(outcome, exit_status, exception, stdout, millis, records))
                 stops = reader.exactly(1) != b"\0"
+                if cut_at is not None and time.monotonic() > cut_at and not stops and len(runs) < len(tests):
+                    return runs, True  # the rest in another JVM; this one is stopped below
         except (EOFError, OSError, ValueError):
             process.wait()  # the timer ends a JVM that closed its output and lives on
             if not expired.is_set():
@@ -468,13 +481,13 @@ class JudgeWorker:
         return [JobResult(COMPILED, "", [ran[key]]) if key in ran else JobResult(*compiled[key][:2])
                 for key, _ in jobs]
 
-    def judge(self, jobs: list[tuple[str, JavaJob]]) -> list[JobResult]:
+    def judge(self, jobs: list[tuple[str, JavaJob]], share_after: float | None = None) -> list[JobResult]:
         compiled = self.compile(jobs)
         results = []
         for key, job in jobs:
             status, diagnostics, classes = compiled[key]
-            runs = self.execute(job, classes) if status == COMPILED else []
-            results.append(JobResult(status, diagnostics, runs))
+            runs, left = self.execute(job, classes, share_after) if status == COMPILED else ([], False)
+            results.append(JobResult(status, diagnostics, runs, classes if left else None))
         return results
 
 
@@ -483,9 +496,11 @@ class JavaJudge(WorkerPool):
     order. ``hidden``: folders no judged program may see (the benchmark data and its caches), even where
     they lie inside a folder the JVM reads."""
 
-    def __init__(self, workers: int | None = None, batch_size: int = 48, *, hidden: Sequence[str]) -> None:
+    def __init__(self, workers: int | None = None, batch_size: int = 48, *, hidden: Sequence[str],
+                 share_after: float = SHARE_AFTER_SECONDS) -> None:
         super().__init__(partial(JudgeWorker, hidden), batch_size,
                          max(1, workers or (os.cpu_count() or 1) + SPARE_JVMS))
+        self.share_after = share_after
 
     def identity(self) -> str | None:
         """:meth:`_Jvm.identity` of this judge's JVMs: the key of values its trusted runs computed."""
@@ -493,7 +508,30 @@ class JavaJudge(WorkerPool):
 
     def run(self, jobs: Sequence[JavaJob], progress: Callable[[int], None] | None = None) -> list[JobResult]:
         keyed = [(str(i), job) for i, job in enumerate(jobs)]
-        return self.map(lambda worker, batch: worker.judge(batch), keyed, progress)
+        results = self.map(lambda worker, batch: worker.judge(batch, self.share_after), keyed, progress)
+        return self._run_what_was_left(jobs, results)
+
+    def _run_what_was_left(self, jobs: Sequence[JavaJob], results: list[JobResult]) -> list[JobResult]:
+        """The tests slow programs left, in pieces, one piece to a fresh JVM on whichever worker is free
+        (each test runs in a class loader of its own, so a fresh JVM changes nothing a test sees). A
+        program's runs stay in test order: after a piece that stopped short (a test that timed out or
+        ended its JVM for good, so failed) the later pieces' runs are dropped, as one JVM would not have
+        run them; the first failing test decides the verdict."""
+        pieces = []
+        for index, (job, result) in enumerate(zip(jobs, results, strict=True)):
+            if result.left is not None:
+                rest = job.tests[len(result.runs):]
+                size = -(-len(rest) // len(self.workers))
+                pieces += [(index, dataclasses.replace(job, tests=rest[start : start + size]), result.left)
+                           for start in range(0, len(rest), size)]
+        done = self.map(lambda worker, batch: [worker.execute(job, classes)[0] for _, job, classes in batch],
+                        pieces, largest_batch=1) if pieces else []
+        finished = [result.left is None for result in results]
+        for (index, piece, _), runs in zip(pieces, done, strict=True):
+            if not finished[index]:
+                results[index].runs += runs
+                finished[index] = len(runs) < len(piece.tests)
+        return [dataclasses.replace(result, left=None) for result in results]
 
     def run_together(self, jobs: Sequence[JavaJob]) -> list[JobResult]:
         """:meth:`run` for trusted programs only (a benchmark's own code, never an answer), each with one

@@ -68,10 +68,11 @@ class WorkerPool(Generic[W]):
                 self._free.append(worker)
 
     def map(self, work: Callable[[W, list[T]], list[R]], items: Sequence[T],
-            progress: Callable[[int], None] | None = None) -> list[R]:
-        """``work(worker, batch)`` for every batch; ``progress(n)`` as each batch of ``n`` finishes."""
+            progress: Callable[[int], None] | None = None, largest_batch: int | None = None) -> list[R]:
+        """``work(worker, batch)`` for every batch (of at most ``largest_batch`` items, else the pool's
+        batch size); ``progress(n)`` as each batch of ``n`` finishes."""
         # Several batches per worker, so that one slow batch cannot keep the others idle for long.
-        size = max(1, min(self.batch_size, math.ceil(len(items) / (4 * len(self.workers)))))
+        size = max(1, min(largest_batch or self.batch_size, math.ceil(len(items) / (4 * len(self.workers)))))
         batches = [list(items[i : i + size]) for i in range(0, len(items), size)]
         futures = [self._threads.submit(self._on_free_worker, work, batch) for batch in batches]
         results: list[R] = []
