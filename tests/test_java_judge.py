@@ -239,8 +239,8 @@ SLOW_DOUBLE = dedent("""
 
 def test_a_slow_program_leaves_its_later_tests_to_other_jvms_with_the_same_verdicts(monkeypatch):
     """Past ``share_after`` a program's remaining tests are spread over fresh JVMs: each runs, in order,
-    and the first failing test (one that times out, one that prints a wrong answer) still decides, as
-    when one JVM runs them all."""
+    and the first failing test (one that times out, prints a wrong answer, or halts its JVM) still
+    decides, as when one JVM runs them all."""
     from dynbench_tasks.judge import pool
 
     executions = []
@@ -252,16 +252,17 @@ def test_a_slow_program_leaves_its_later_tests_to_other_jvms_with_the_same_verdi
 
     monkeypatch.setattr(pool.JudgeWorker, "execute", counted)
     doc = stdin_doc(*((f"{n}\n", f"{2 * n}\n") for n in range(1, 9)))
+    halts = SLOW_DOUBLE.replace("while (n == LOOPS_ON) {}", "if (n == 6) Runtime.getRuntime().halt(3);")
     items = [(SLOW_DOUBLE.replace("LOOPS_ON", "-1"), doc), (SLOW_DOUBLE.replace("LOOPS_ON", "5"), doc),
-             (SLOW_DOUBLE.replace("LOOPS_ON", "-1").replace("2 * n", "n == 7 ? 0 : 2 * n"), doc)]
+             (SLOW_DOUBLE.replace("LOOPS_ON", "-1").replace("2 * n", "n == 7 ? 0 : 2 * n"), doc), (halts, doc)]
     statuses, counts = {}, {}
     for share_after in (0.3, 1e9):
         executions.clear()
         with JavaJudge(workers=2, hidden=data_locations(), share_after=share_after) as judge:
             statuses[share_after] = BENCHMARKS["codenet"].judge_replies(items, judge, 1000)
         counts[share_after] = len(executions)
-    assert statuses[0.3] == statuses[1e9] == ["passed", "timeout", "wrong_output"]
-    assert counts[1e9] == 3 and counts[0.3] > 3  # unshared: one execution a program
+    assert statuses[0.3] == statuses[1e9] == ["passed", "timeout", "wrong_output", "runtime_error"]
+    assert counts[1e9] == 4 and counts[0.3] > 4  # unshared: one execution a program
     executions.clear()
     with JavaJudge(workers=2, hidden=data_locations(), share_after=0.3) as judge:
         (result,) = judge.run([BENCHMARKS["codenet"].build_job(items[0][0], doc, "0", 1000)])
