@@ -16,7 +16,7 @@ from mutators.execution.plain import PlainDataError, decode
 from mutators.newinput import NewInput
 from mutators.perturb import parse_arguments, perturbed_inputs, render_arguments, to_source
 from mutators.programs import MUTATED, UNCHANGED, CallTests
-from mutators.shown_guesses import copied, guessed_from_shown
+from mutators.shown_guesses import among, copied, shown_guesses
 
 NOT_LITERAL, FAILS, NONDETERMINISTIC, NOT_A_LITERAL_OUTPUT, SAME_OUTPUT, TOO_LARGE = (
     "the input is not made of literals", "the program fails on it", "its output depends on the hash seed",
@@ -369,10 +369,12 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
     docs/detect.md). A published output that is trivial or can be guessed from the shown text gets no
     decoy (its stale answers prove nothing)."""
     first, second = sandboxes
-    jobs = []
+    jobs, guesses = [], {}
     for search in searches:
-        if search.chosen is None or trivial(search.original_output) or guessed_from_shown(
-                search.code, search.chosen[0], search.original_output):
+        if search.chosen is None or trivial(search.original_output):
+            continue
+        guesses[id(search)] = shown_guesses(search.code, search.chosen[0])  # once, not per candidate
+        if among(search.original_output, guesses[id(search)]):
             continue
         rng = random.Random(f"{seed}\x00decoy\x00{search.code}")
         published = parse_arguments(search.tests.arguments[0])
@@ -393,7 +395,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
             for candidate, outcome in zip(candidates, outcomes, strict=True):
                 ran = _value(outcome)
                 if (_judge(candidate, ran, search.tests.arguments[0], search.original_output) is None
-                        and not trivial(ran[0]) and not guessed_from_shown(search.code, search.chosen[0], ran[0])
+                        and not trivial(ran[0]) and not among(ran[0], guesses[id(search)])
                         and not same_literal(ran[1], search.chosen[1])):
                     found.append((search, candidate, ran[1]))
                     settled.add(id(search))

@@ -42,7 +42,7 @@ def _call_values(arguments: str) -> list[object]:
 
 def copied(arguments: str, value) -> bool:
     """Whether ``value`` is one of the call's arguments: an answer had by copying from the call."""
-    return _among(value, _call_values(arguments))
+    return among(value, _call_values(arguments))
 
 
 def shown_guesses(code: str, arguments: str) -> list[object]:
@@ -62,8 +62,9 @@ def shown_guesses(code: str, arguments: str) -> list[object]:
 
 def guessed_from_shown(code: str, arguments: str, value) -> bool:
     """Whether ``value`` is one of :func:`shown_guesses` (equal, and of the same type)."""
-    return _among(value, shown_guesses(code, arguments))
+    return among(value, shown_guesses(code, arguments))
 
 
-def _among(value, candidates: list[object]) -> bool:
+def among(value, candidates: list[object]) -> bool:
+    """Whether ``value`` is one of ``candidates`` (equal, and of the same type)."""
     return any(type(candidate) is type(value) and candidate == value for candidate in candidates)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import random
 import sys
 import time
@@ -63,11 +64,13 @@ def slips(docs: list[dict], per_document: int, seed: int) -> list[list[str]]:
     return found
 
 
-def guesses(doc: dict) -> list[str]:
+@functools.cache
+def guesses(code: str, arguments: str) -> list[str]:
+    """The shown guesses as answers, once per problem (every simulated model asks again)."""
     from mutators.perturb import to_source
     from mutators.shown_guesses import shown_guesses
 
-    return [to_source(value) for value in shown_guesses(doc["code"], doc["input"])]
+    return [to_source(value) for value in shown_guesses(code, arguments)]
 
 
 def empty_like(output: str) -> str:
@@ -91,7 +94,7 @@ def model_units(docs, pools, rng: random.Random, accuracy: float, recite: float,
                 answer = doc["output"]
             else:
                 roll = rng.random()
-                options = pool if roll < 0.7 and pool else guesses(doc) if roll < 0.9 else []
+                options = pool if roll < 0.7 and pool else guesses(doc["code"], doc["input"]) if roll < 0.9 else []
                 answer = rng.choice(options) if options else empty_like(doc["output"])
             stale += same_literal(answer, doc["original_output"])
             decoy += same_literal(answer, doc["decoy_output"])
