@@ -27,8 +27,10 @@ NOT_LITERAL, FAILS, NONDETERMINISTIC, NOT_A_LITERAL_OUTPUT, SAME_OUTPUT, TOO_LAR
 class InputRules:
     candidates: int = 20  # neighbours of the original input
     reshaped: int = 16  # then inputs grown, shrunk, reordered or taken from other problems
-    seconds: float = 0.5  # CPU seconds: a candidate slower than this is no input to reason about by hand
-    decoy_seconds: float = 0.1  # a decoy's call, like the published one (the slowest takes 2 ms), is quick
+    # CPU seconds per call, a candidate's or a decoy's: one slower than this is no input to reason about by
+    # hand (the slowest published call takes 2 ms; a grown input may take several times as long), and one
+    # that loops for ever costs this much.
+    seconds: float = 0.1
 
 
 class Donors:
@@ -362,7 +364,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
     input (the same perturbations that changed the published input into the chosen one, drawn from
     the seed), never the published input itself, that qualifies as the chosen one did, cannot be
     guessed from the shown text (:mod:`mutators.shown_guesses`), is not trivial, and differs from the
-    published and the new output, on both hash seeds, each call within ``rules.decoy_seconds``. The
+    published and the new output, on both hash seeds, each call within ``rules.seconds``. The
     published input and the decoy's input are then both one small change away from the input a model
     is shown, so a model that misreads the shown input, or guesses, lands on either as often; one that
     remembers the published output writes it more often (the verdict of ``dynbench detect``,
@@ -390,7 +392,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
             break
         tried += size
         settled = set()
-        for (search, candidates), outcomes in zip(round_jobs, _each(first, round_jobs, rules.decoy_seconds),
+        for (search, candidates), outcomes in zip(round_jobs, _each(first, round_jobs, rules.seconds),
                                                    strict=True):
             for candidate, outcome in zip(candidates, outcomes, strict=True):
                 ran = _value(outcome)
@@ -402,7 +404,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
                     break
         jobs = [(search, candidates) for search, candidates in jobs if id(search) not in settled]
     again = _each(second, [(search, [candidate]) for search, candidate, _ in found],
-                  rules.decoy_seconds) if found else []
+                  rules.seconds) if found else []
     for (search, _, text), (outcome,) in zip(found, again, strict=True):
         repeated = _value(outcome)
         if not isinstance(repeated, str) and repeated[1] == text:

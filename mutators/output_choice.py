@@ -66,8 +66,9 @@ class OutputRules:
     candidates: int = 24
     structural: int = 8  # structural candidates tried first, where a problem takes them (Problem.translation)
     # CPU seconds per scored call: an edit that makes a call slow is no small edit. The slowest published
-    # CRUXEval call takes 2 ms; an edit that loops for ever (a loop step edited to 0) costs this much.
-    call_seconds: float = 0.1
+    # CRUXEval call takes 2 ms; an edit that loops for ever (a loop step edited to 0) costs this much, and
+    # such edits were most of a cold CRUXEval build's work at 0.1 s.
+    call_seconds: float = 0.02
     script_seconds: float = 2.0  # per stdin run
 
 
