@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from math import comb
+from typing import Any
 
 PASSED = "passed"
 # The version of the rules that decide whether an answer passes (how outputs are compared, what a
@@ -17,6 +18,13 @@ JUDGING_RULES = 2
 # Per sample, on documents whose answer changed: it wrote the published answer (stale), or the output
 # of the same program on another small change of the shown input (decoy, the control); docs/detect.md.
 RECITATION_METRICS = ("stale", "decoy")
+
+
+def recitation_metric_list(recitation: tuple[str, ...] = RECITATION_METRICS) -> list[dict[str, Any]]:
+    """lm-eval's metric_list of a task with new answers: pass@1 and pass@5, then the share of samples
+    that wrote the published answer and the decoy (``recitation``: those of them the task checks)."""
+    return [*({"metric": name, "aggregation": "mean", "higher_is_better": True} for name in ("pass@1", "pass@5")),
+            *({"metric": name, "aggregation": "mean", "higher_is_better": False} for name in recitation)]
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -44,6 +44,13 @@ class TaskSettings:
     temperature: float | None = None  # None: the task's own (0.2)
     data_source: str = LOCAL
 
+    @property
+    def changes_answers(self) -> bool:
+        """Whether the chain gives problems new answers (NewInput or NewOutput among its operators)."""
+        from mutators.chain import parse_chain
+
+        return self.chain is not None and parse_chain(self.chain).changes_answers
+
     def fingerprint(self, source: str) -> str:
         """Identity of the mutated documents: engine, chain, seed, options, the raw data and the columns."""
         excluded = ("prompt", "timeout", "data_dir", "data_source", "scope", "ids", "repeats", "temperature")

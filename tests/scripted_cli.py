@@ -9,7 +9,9 @@ whose memory only its published text wakes). ``edit-blind`` (CRUXEval output pre
 runs the published, unedited program on the input it is shown, in the sandbox, and answers with
 what it returns, as a model that overlooks every edit of the program would. ``shown-guess`` (CRUXEval
 output prediction): answers each repeat of a document with one of what can be had from the shown text
-without running the program (``mutators.shown_guesses``), as an honest model that guesses. ``python
+without running the program (``mutators.shown_guesses``), as an honest model that guesses. ``known-answer``
+(any task): answers as a model of ``known_answers.py`` would (``--model_args kind=memorised``: the published
+benchmark's answer, for translation its own Java; ``kind=right``: the shown problem's). ``python
 tests/scripted_cli.py`` followed by lm_eval's arguments."""
 
 import hashlib
@@ -101,6 +103,23 @@ class ShownGuessModel(LM):
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):
         raise NotImplementedError("shown-guess answers generation requests only")
+
+    loglikelihood_rolling = loglikelihood
+
+
+@register_model("known-answer")
+class KnownAnswerModel(LM):
+    def __init__(self, kind: str = "right", **kwargs) -> None:
+        from known_answers import memorised_answer, right_answer
+
+        super().__init__()
+        self.answer = {"memorised": memorised_answer, "right": right_answer}[kind]
+
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        return [self.answer(request.task_name, request.doc) or "" for request in requests]
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError("known-answer answers generation requests only")
 
     loglikelihood_rolling = loglikelihood
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from dynbench_tasks.benchmarks.base import Benchmark, Program
 from dynbench_tasks.benchmarks.execution import Check, score_checks
 from dynbench_tasks.benchmarks.new_answers import literal_problem
+from dynbench_tasks.scoring import recitation_metric_list
 from mutators.programs import CallTests, ProgramKind
 
 if TYPE_CHECKING:
@@ -278,24 +279,6 @@ def recited_answers(doc: dict) -> dict[str, str]:
     return others
 
 
-def changes_answers(settings: TaskSettings) -> bool:
-    """Whether the task's chain gives problems new answers (NewInput or NewOutput)."""
-    from mutators.newinput import NewInput
-    from mutators.newoutput import NewOutput
-
-    return bool(settings.chain) and bool({NewInput.letter, NewOutput.letter} & set(settings.chain.split("+")))
-
-
-def recitation_metric_list(recitation: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
-    """pass@1 and pass@5, then the share of samples that wrote the published answer and the decoy
-    (``recitation``: those of them the task checks)."""
-    from dynbench_tasks.scoring import RECITATION_METRICS
-
-    return [*({"metric": name, "aggregation": "mean", "higher_is_better": True} for name in ("pass@1", "pass@5")),
-            *({"metric": name, "aggregation": "mean", "higher_is_better": False}
-              for name in recitation or RECITATION_METRICS)]
-
-
 def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
     """lm-eval filter: every sample of every document checked in the sandbox, judged here."""
     return score_generations(resps, [doc["output"] for doc in docs], [doc["input"] for doc in docs],
@@ -347,7 +330,7 @@ class CruxEval(Benchmark):
 
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
         config = prompt_config(settings, score, paper_prompt, "cruxeval_output")
-        if changes_answers(settings):
+        if settings.changes_answers:
             config["metric_list"] = recitation_metric_list()
         return config
 

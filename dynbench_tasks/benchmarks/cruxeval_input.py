@@ -26,13 +26,12 @@ from dynbench_tasks.benchmarks.cruxeval import (
     answer_text,
     calls_f,
     candidates,
-    changes_answers,
     first_statement,
     prompt_config,
-    recitation_metric_list,
     states_a_value,
 )
 from dynbench_tasks.benchmarks.execution import Check, score_checks
+from dynbench_tasks.scoring import recitation_metric_list
 
 if TYPE_CHECKING:
     from dynbench_tasks.settings import TaskSettings
@@ -232,7 +231,7 @@ class CruxEvalInput(CruxEval):
 
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
         config = prompt_config(settings, score, paper_prompt, "cruxeval_input")
-        if changes_answers(settings):  # no decoy: a model shown no input has no neighbour of it to slip onto
+        if settings.changes_answers:  # no decoy: a model shown no input has no neighbour of it to slip onto
             config["metric_list"] = recitation_metric_list(("stale",))
         return config
 

@@ -18,6 +18,7 @@ from dynbench_tasks.benchmarks.transcoder_harness import (
     harness_parameters,
     judged_harness,
     judged_parameters,
+    judged_record,
     records_verdict,
     reference_values,
     usual_imports,
@@ -78,6 +79,25 @@ class TransCoder(TranslationBenchmark):
         whose values NewOutput recomputed need none)."""
         fetch_reference_values([doc["java_harness"] for _, doc in items if not doc.get("expected_records")], judge,
                                time_limit_ms)
+
+    def prepare_published(self, docs: list[dict], judge, time_limit_ms: int) -> None:
+        """The values each edited document's harness reports from its own f_gold, the published Java: the
+        published program's answers on the calls the document is scored on."""
+        fetch_reference_values([doc["java_harness"] for doc in docs], judge, time_limit_ms)
+
+    def gives_published_answers(self, result: JobResult, doc: dict) -> bool:
+        """The harness ran to its end and reported the published Java's values, as the harness compares them."""
+        from dynbench_tasks.judge.pool import RETURNED
+
+        published, run = reference_values(doc["java_harness"]), result.runs[0] if result.runs else None
+        if published is None or run is None or run.outcome != RETURNED or len(run.records) != len(published):
+            return False
+        harness = judged_harness(doc["java_harness"])
+        try:
+            return all(judged_record(actual, wanted, harness.comparison, harness.threshold)
+                       for actual, wanted in zip(run.records, published, strict=True))
+        except (ValueError, OverflowError, ZeroDivisionError):
+            return False
 
     def verdict(self, result: JobResult, doc: dict) -> str:
         harness = doc["java_harness"]

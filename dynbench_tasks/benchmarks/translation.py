@@ -18,6 +18,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from dynbench_tasks.benchmarks.base import Benchmark, Program
+from dynbench_tasks.scoring import recitation_metric_list
 from mutators.programs import ProgramKind, StdinTests
 
 if TYPE_CHECKING:
@@ -31,6 +32,11 @@ PAPER_INSTRUCTION = (
 )
 # "error": the judge itself could not judge the sample (a reference that did not run).
 SAMPLE_STATUSES = ("passed", "wrong_output", "runtime_error", "compile_error", "timeout", "no_code", "error")
+
+
+def has_stale_answer(doc: dict) -> bool:
+    """Whether NewOutput changed the document's answers, so that the published program's are stale."""
+    return "output" in ((doc.get("mutation") or {}).get("changed_answers") or [])
 
 
 def prompt(doc: dict) -> str:
@@ -54,7 +60,7 @@ class TranslationBenchmark(Benchmark):
         raise NotImplementedError
 
     def reference_answer(self, doc: dict) -> str | None:
-        if "output" in (doc.get("mutation") or {}).get("changed_answers", []):
+        if has_stale_answer(doc):
             return None  # the benchmark's Java computes the published answers, not the edited program's
         return doc.get(self.reference_field) if self.reference_field else None
 
@@ -77,23 +83,54 @@ class TranslationBenchmark(Benchmark):
     def prepare(self, items: list[tuple[str, dict]], judge, time_limit_ms: int) -> None:
         """Whatever judging these documents needs computed first, in trusted runs (once per process)."""
 
-    def judge_replies(self, items: list[tuple[str, dict]], judge, time_limit_ms: int, progress=None) -> list[str]:
-        """A status for every (reply, document): extraction, one batched judge run, verdicts."""
+    def judged(self, items: list[tuple[str, dict]], judge, time_limit_ms: int, progress=None
+               ) -> list[tuple[str, JobResult | None]]:
+        """A status for every (reply, document), with the judge's record of its runs (None: no Java to
+        run): extraction, one batched judge run, verdicts."""
         self.prepare(items, judge, time_limit_ms)
-        statuses: list[str | None] = []
+        judged: list[tuple[str, JobResult | None]] = []
         jobs, where = [], []
         for index, (reply, doc) in enumerate(items):
             job = self.build_job(reply or "", doc, str(index), time_limit_ms)
-            statuses.append(None if job is not None else "no_code")
+            judged.append(("no_code", None))
             if job is not None:
                 jobs.append(job)
                 where.append(index)
         for index, result in zip(where, judge.run(jobs, progress=progress), strict=True):
-            statuses[index] = self.verdict(result, items[index][1])
-        return statuses
+            judged[index] = (self.verdict(result, items[index][1]), result)
+        return judged
+
+    def judge_replies(self, items: list[tuple[str, dict]], judge, time_limit_ms: int, progress=None) -> list[str]:
+        """A status for every (reply, document)."""
+        return [status for status, _ in self.judged(items, judge, time_limit_ms, progress)]
+
+    def judge_with_stale(self, items: list[tuple[str, dict]], judge, time_limit_ms: int, progress=None
+                         ) -> list[dict[str, Any]]:
+        """Every (reply, document)'s status and, where NewOutput changed the document's answers,
+        ``stale``: whether the reply fails them and passes the *published* program's tests (or harness
+        values) instead, as a memorised translation does (docs/detect.md)."""
+        judged = self.judged(items, judge, time_limit_ms, progress)
+        failed = [(result, doc) for (_, doc), (status, result) in zip(items, judged, strict=True)
+                  if status == "wrong_output" and has_stale_answer(doc)]
+        self.prepare_published([doc for _, doc in failed], judge, time_limit_ms)
+        flags = []
+        for (_, doc), (status, result) in zip(items, judged, strict=True):
+            flag: dict[str, Any] = {"status": status}
+            if has_stale_answer(doc):
+                flag["stale"] = status == "wrong_output" and self.gives_published_answers(result, doc)
+            flags.append(flag)
+        return flags
+
+    def prepare_published(self, docs: list[dict], judge, time_limit_ms: int) -> None:
+        """Whatever :meth:`gives_published_answers` needs computed first for these documents."""
+
+    def gives_published_answers(self, result: JobResult, doc: dict) -> bool:
+        """Whether the judged runs give the published program's answers on every published test."""
+        raise NotImplementedError
 
     def score(self, resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
-        """lm-eval filter: every sample of every document judged in one batch; JSON (status) per sample."""
+        """lm-eval filter: every sample of every document judged in one batch; JSON (status, and
+        ``stale`` where the answers changed) per sample."""
         from tqdm import tqdm
 
         from dynbench_tasks.runtime import shared_java_judge
@@ -101,18 +138,22 @@ class TranslationBenchmark(Benchmark):
         items = [(reply, doc) for samples, doc in zip(resps, docs, strict=True) for reply in samples]
         label = f"{self.name}_{settings.variant}"
         with tqdm(total=len(items), desc=f"{label}: judging", unit="sample", disable=None, file=sys.stderr) as bar:
-            statuses = self.judge_replies(items, shared_java_judge(), int(settings.timeout * 1000), progress=bar.update)
+            flags = self.judge_with_stale(items, shared_java_judge(), int(settings.timeout * 1000),
+                                          progress=bar.update)
         scored, position = [], 0
         for samples in resps:
-            scored.append([json.dumps({"status": s}) for s in statuses[position:position + len(samples)]])
+            scored.append([json.dumps(flag) for flag in flags[position:position + len(samples)]])
             position += len(samples)
         return scored
 
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
         scoring = [{"name": "judge",
                     "filter": [{"function": "custom", "filter_fn": partial(self.score, settings=settings)}]}]
-        return {"description": "", "doc_to_text": prompt, "doc_to_target": "", "num_fewshot": 0,
-                "filter_list": scoring, "stop": ["\nPython:"]}
+        config = {"description": "", "doc_to_text": prompt, "doc_to_target": "", "num_fewshot": 0,
+                  "filter_list": scoring, "stop": ["\nPython:"]}
+        if settings.changes_answers:  # no decoy: only a reference model's runs tell recitation from a slip
+            config["metric_list"] = recitation_metric_list(("stale",))
+        return config
 
 
 # ---------------------------------------------------------------------------------- stdin programs
@@ -238,6 +279,19 @@ class StdinTranslation(TranslationBenchmark):
         from dynbench_tasks.judge.jobs import program_job
 
         return program_job(reply, key, [test["input"].encode("utf-8") for test in doc["tests"]], time_limit_ms)
+
+    def gives_published_answers(self, result: JobResult, doc: dict) -> bool:
+        """Every published test was run, ended normally and printed its published output."""
+        from dynbench_tasks.judge.pool import EXITED, RETURNED
+
+        runs = {test.get("index"): run for test, run in zip(doc["tests"], result.runs, strict=False)}
+        for test in doc.get("original_tests") or []:
+            run = runs.get(test.get("index"))
+            if run is None or not (run.outcome == RETURNED or (run.outcome == EXITED and run.exit_status == 0)):
+                return False
+            if not judged_output(run.stdout.decode("utf-8", "replace"), test["output"], self.numeric_outputs):
+                return False
+        return bool(doc.get("original_tests"))
 
     def verdict(self, result: JobResult, doc: dict) -> str:
         """The first failing test decides; a run that throws or exits non-zero fails whatever it printed."""

@@ -12,11 +12,13 @@ from dynbench_tasks.cli.arguments import add_run_dirs, load_named_runs
 def add_parsers(commands) -> None:
     detect = commands.add_parser(
         "detect", help="is a model reciting the published answers? a verdict with a p-value, from logged runs",
-        description="Reads the logged samples (lm_eval --log_samples) of CRUXEval output tasks with new answers "
-        "under each RUN_DIR, judges every answer again against its logged document, and per model says whether it "
-        "writes the published output of problems whose input changed more often than a decoy (the program's "
-        "output on another input as near the shown one): a one-sided exact sign test over documents, at a "
-        "threshold that keeps false alarms at or below 5% per model across its tests. Where more than five models "
+        description="Reads the logged samples (lm_eval --log_samples) of CRUXEval output and translation tasks with "
+        "new answers under each RUN_DIR, judges every answer again against its logged document, and per model says "
+        "whether it writes the published output of problems whose input changed more often than a decoy (the "
+        "program's output on another input as near the shown one): a one-sided exact sign test over documents, at a "
+        "threshold that keeps false alarms at or below 5% per model across its tests. On translation it reports "
+        "the share of Java that passes the published program's tests instead of the edited one's (a verdict needs "
+        "--against). Where more than five models "
         "ran a benchmark's orig and fuv tasks, each model's orig score is also tested against the one the others' "
         "scores predict from its fuv score (ConStat's way). No model runs; any backend's runs will do. "
         "docs/detect.md says what a verdict means and what it does not.",
@@ -32,7 +34,7 @@ def add_parsers(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
     from dynbench_tasks.analysis.text import one_line
-    from dynbench_tasks.contamination.detect import ALPHA_NOTE, findings
+    from dynbench_tasks.contamination.detect import ALPHA_NOTE, TRANSLATION, findings
     from dynbench_tasks.contamination.score_test import left_out, score_sentence
     from dynbench_tasks.contamination.verdict import sentence
 
@@ -41,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
     found, evidence, scores = findings(runs, reference, ", ".join(args.run_dirs), ", ".join(args.against or []))
     for line in left_out(runs):
         print(one_line(f"dynbench detect: warning: {line}"), file=sys.stderr)
+    rates = [found_here for key, found_here in sorted(evidence.items()) if key[1] in TRANSLATION]
     if args.json:
         print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": [finding.row() for finding in found],
+                          "stale_rates": [rate.rate_row() for rate in rates],
                           "score_tests": [verdict.row() for verdict in scores]}, indent=1))
         return 0
     for finding in found:
@@ -57,6 +61,12 @@ def run(args: argparse.Namespace) -> int:
                            "output is trivial or an argument of the call, or no neighbour input qualified): "
                            "recitation, an overlooked edit or a guess, which nothing here tells apart (--against "
                            "compares with a reference model)"))
+    for rate in rates:
+        row = rate.rate_row()
+        print(one_line(f"{rate.model}: {rate.benchmark}: {row['stale']} of {row['samples']} samples on "
+                       f"{row['documents']} documents whose program was edited fail its tests and pass the "
+                       "published program's (stale): recitation or an overlooked edit, which only --against a "
+                       "reference model's runs tells apart"))
     for verdict in scores:
         print(one_line(score_sentence(verdict)))
     unjudged = sum(found.unreadable for found in evidence.values())

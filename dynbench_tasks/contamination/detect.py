@@ -8,7 +8,9 @@ change of the shown input, drawn by the same seed (the control: an honest model 
 the published output writes one no more often than the other). Documents are the unit; runs of one model pool,
 each problem counted once (:mod:`.verdict`). Where the input did not change (newoutput), a
 stale answer may be an overlooked edit, so only the rate is shown, and a verdict comes only from a
-paired comparison with a reference model's runs (``--against``).
+paired comparison with a reference model's runs (``--against``). The same holds on translation
+(``<benchmark>_newoutput``, ``_fuvo``): a stale answer is Java that fails the edited program's tests and
+passes the published program's, as the memorised published Java does.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ from dynbench_tasks.contamination.score_test import (
 )
 from dynbench_tasks.contamination.verdict import Unit, Verdict, judge, paired_against, threshold
 
-BENCHMARK = "cruxeval"  # the benchmark whose answers can be told recited: its outputs are values
+BENCHMARK = "cruxeval"  # the benchmark whose answers can be told recited against a decoy: its outputs are values
+# Benchmarks whose stale answers are Java that passes the published program's tests: rate only, and a
+# verdict against a reference model's runs.
+TRANSLATION = ("avatar", "codenet", "transcoder")
 
 
 @dataclass
@@ -47,13 +52,21 @@ class Evidence:
         """(samples that wrote the published output, samples) over the documents without a decoy."""
         return sum(unit.stale for unit in self.stale_only), sum(unit.samples for unit in self.stale_only)
 
+    def rate_row(self) -> dict:
+        """The stale rate of a benchmark without decoys, as ``dynbench detect --json`` prints it."""
+        stale, samples = self.stale_only_counts
+        return {"model": self.model, "benchmark": self.benchmark, "documents": len(self.stale_only),
+                "stale_documents": sum(bool(unit.stale) for unit in self.stale_only), "stale": stale,
+                "samples": samples, "stale_rate": stale / max(1, samples), "tasks": sorted(self.tasks),
+                "unjudged_documents": self.unreadable}
+
 
 def _settings(run: TaskRun) -> tuple[str, float]:
     """The prompt and timeout the run recorded, where they are ones a task takes; else the defaults."""
     from dynbench_tasks.benchmarks import BENCHMARKS
     from dynbench_tasks.settings import MAX_TIMEOUT
 
-    spec = BENCHMARKS[BENCHMARK]
+    spec = BENCHMARKS[run.benchmark]
     recorded = run.metadata.get("dynbench") if isinstance(run.metadata.get("dynbench"), dict) else {}
     prompt = recorded.get("prompt") if recorded.get("prompt") in spec.prompts else spec.prompts[0]
     timeout = recorded.get("timeout")
@@ -98,14 +111,73 @@ def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], int]:
     return with_decoy, stale_only, unreadable
 
 
-def gather(runs: list[TaskRun]) -> dict[tuple[str, str], Evidence]:
-    """Evidence per (model, benchmark) from every answer-changing CRUXEval output run with samples."""
+def translation_units(run: TaskRun) -> tuple[list[Unit], int]:
+    """(units with a stale answer, documents that could not be judged) of one logged translation run:
+    its Java judged again against its logged documents, for the published program's tests too."""
+    from dynbench_tasks.analysis.verify import logged_answers
+    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.benchmarks.translation import has_stale_answer
+
+    rows, unreadable = [], 0
+    for sample in run.samples:
+        doc = sample.get("doc") if isinstance(sample, dict) else None
+        answers = logged_answers(sample, "resps") if isinstance(sample, dict) else None
+        if not isinstance(doc, dict) or not answers or "id" not in doc:
+            unreadable += 1
+        elif has_stale_answer(doc):
+            rows.append((answers, doc))
+    if not rows:
+        return [], unreadable
+    _, timeout = _settings(run)
+    units = []
+    for (_, doc), flags in zip(rows, _judged_rows(BENCHMARKS[run.benchmark], rows, timeout), strict=True):
+        if flags is None:
+            unreadable += 1
+        else:
+            units.append(Unit(str(doc["id"]), len(flags), sum(flag.get("stale") is True for flag in flags), 0))
+    return units, unreadable
+
+
+def _judged_rows(spec, rows: list[tuple[list[str], dict]], timeout: float) -> list[list[dict] | None]:
+    """Each row's answers judged with ``stale``, in one batch; where a logged document is not one a task
+    built (a field missing or of another type), row by row, that row None."""
+    from dynbench_tasks.runtime import shared_java_judge
+
+    def judged(part: list[tuple[list[str], dict]]) -> list[list[dict]]:
+        flags = spec.judge_with_stale([(answer, doc) for answers, doc in part for answer in answers],
+                                      shared_java_judge(), int(timeout * 1000))
+        found, position = [], 0
+        for answers, _ in part:
+            found.append(flags[position:position + len(answers)])
+            position += len(answers)
+        return found
+
+    malformed = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+    try:
+        return judged(rows)
+    except malformed:
+        pass
+    found: list[list[dict] | None] = []
+    for row in rows:
+        try:
+            found += judged([row])
+        except malformed:
+            found.append(None)
+    return found
+
+
+def gather(runs: list[TaskRun], benchmarks: tuple[str, ...] = (BENCHMARK,)) -> dict[tuple[str, str], Evidence]:
+    """Evidence per (model, benchmark) from every answer-changing run with samples of ``benchmarks``
+    (CRUXEval output, with decoys; translation benchmarks, with stale answers only)."""
     found: dict[tuple[str, str], Evidence] = {}
     for run in runs:
-        if run.benchmark != BENCHMARK or not run.samples:
+        if run.benchmark not in benchmarks or not run.samples:
             continue
         evidence = found.setdefault((run.model, run.benchmark), Evidence(run.model, run.benchmark))
-        with_decoy, stale_only, unreadable = units_of(run)
+        if run.benchmark == BENCHMARK:
+            with_decoy, stale_only, unreadable = units_of(run)
+        else:
+            (stale_only, unreadable), with_decoy = translation_units(run), []
         if with_decoy or stale_only:
             evidence.tasks.add(run.task)
         evidence.with_decoy += with_decoy
@@ -114,41 +186,47 @@ def gather(runs: list[TaskRun]) -> dict[tuple[str, str], Evidence]:
     return {key: evidence for key, evidence in found.items() if evidence.tasks}
 
 
-def _thresholds(evidence: dict[tuple[str, str], Evidence],
-                scores: dict[str, list[ScorePoint]] | None = None) -> dict[str, float]:
-    """Each model's threshold: ALPHA shared out over the tests made of it together (a benchmark's answers
-    against their decoys, a benchmark's scores against the other models')."""
-    tests: dict[str, int] = defaultdict(int)
-    for model, _ in evidence:
-        tests[model] += 1
+def _thresholds(tests: list[tuple[str, str]], scores: dict[str, list[ScorePoint]] | None = None
+                ) -> dict[str, float]:
+    """Each model's threshold: ALPHA shared out over the tests made of it together (``tests``: a
+    benchmark's answers against their decoys or a reference's, one (model, benchmark) each; a benchmark's
+    scores against the other models')."""
+    count: dict[str, int] = defaultdict(int)
+    for model, _ in tests:
+        count[model] += 1
     for group in (scores or {}).values():
         for point in group:
-            tests[point.model] += 1
-    return {model: threshold(count) for model, count in tests.items()}
+            count[point.model] += 1
+    return {model: threshold(number) for model, number in count.items()}
 
 
 def verdicts(evidence: dict[tuple[str, str], Evidence],
              alpha: dict[str, float] | None = None) -> dict[tuple[str, str], Verdict]:
-    """Each model's verdict per benchmark, at the threshold that keeps its false alarms at or below
-    ALPHA across the tests made of it together (these benchmarks, unless ``alpha`` says otherwise)."""
-    alpha = alpha or _thresholds(evidence)
-    return {key: judge(found.with_decoy, alpha[key[0]]) for key, found in evidence.items()}
+    """Each model's verdict per benchmark with decoys, at the threshold that keeps its false alarms at
+    or below ALPHA across the tests made of it together (these, unless ``alpha`` says otherwise)."""
+    judged = [key for key in evidence if key[1] == BENCHMARK]
+    alpha = alpha or _thresholds(judged)
+    return {key: judge(evidence[key].with_decoy, alpha[key[0]]) for key in judged}
 
 
-def against(evidence: dict[tuple[str, str], Evidence], reference: dict[tuple[str, str], Evidence]
-            ) -> dict[tuple[str, str], Verdict]:
-    """Each model's stale answers against the reference runs' on the same documents (every reference
-    model pooled, as one base)."""
+def _bases(reference: dict[tuple[str, str], Evidence]) -> dict[str, list[Unit]]:
+    """The reference runs' units per benchmark, every reference model pooled as one base."""
     base: dict[str, list[Unit]] = defaultdict(list)
     for (_, benchmark), found in reference.items():
         base[benchmark] += found.with_decoy + found.stale_only
-    alpha = _thresholds(evidence)
+    return base
+
+
+def against(evidence: dict[tuple[str, str], Evidence], base: dict[str, list[Unit]], alpha: dict[str, float]
+            ) -> dict[tuple[str, str], Verdict]:
+    """Each model's stale answers against the reference runs' on the same documents."""
     return {key: paired_against(found.with_decoy + found.stale_only, base[key[1]], alpha[key[0]])
-            for key, found in evidence.items() if base[key[1]]}
+            for key, found in evidence.items() if base.get(key[1])}
 
 
 ALPHA_NOTE = "a model is flagged falsely with probability at most 0.05 across the tests made of it"
-_NOTHING = ("no logged samples of a CRUXEval output task with new answers (newinput, fuvi, fuvio, newoutput), nor "
+_NOTHING = ("no logged samples of a CRUXEval output or translation task with new answers (newinput, fuvi, fuvio, "
+            "newoutput, fuvo), nor "
             f"of <benchmark>_orig and <benchmark>_fuv by {MIN_REFERENCES + 1} or more models, in ")
 
 
@@ -183,19 +261,21 @@ def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where:
     MIN_REFERENCES ran a benchmark's orig and fuv; a DataError where either holds nothing to judge."""
     from dynbench_tasks.errors import DataError
 
-    evidence = gather(runs)
+    evidence = gather(runs, (BENCHMARK, *TRANSLATION))
     scores = {benchmark: group for benchmark, group in score_points(runs).items() if len(group) > MIN_REFERENCES}
     if not evidence and not scores:
         raise DataError(_NOTHING + where + ": run lm_eval with --log_samples")
-    alpha = _thresholds(evidence, scores)
-    found = [Finding(*key, verdict, evidence[key], "decoy")
-             for key, verdict in sorted(verdicts(evidence, alpha).items())]
+    base: dict[str, list[Unit]] = {}
     if reference is not None:
-        base = gather(reference)
+        base = _bases(gather(reference, (BENCHMARK, *TRANSLATION)))
         if not base:
             raise DataError(_NOTHING + reference_where)
-        found += [Finding(*key, verdict, evidence[key], "reference")
-                  for key, verdict in sorted(against(evidence, base).items())]
+    decoy_tests = [key for key in evidence if key[1] == BENCHMARK]
+    alpha = _thresholds(decoy_tests + [key for key in evidence if base.get(key[1])], scores)
+    found = [Finding(*key, verdict, evidence[key], "decoy")
+             for key, verdict in sorted(verdicts(evidence, alpha).items())]
+    found += [Finding(*key, verdict, evidence[key], "reference")
+              for key, verdict in sorted(against(evidence, base, alpha).items())]
     return found, evidence, score_verdicts(scores, alpha)
 
 

@@ -98,20 +98,16 @@ def _mutate_batch(batch: dict[str, list], settings: TaskSettings, label: str, so
 
 def _why_empty(settings: TaskSettings) -> str:
     if settings.chain is not None and settings.scope == "mutated":
-        what = "gives none of the chosen problems a new answer" if _changes_answers(settings) else \
+        what = "gives none of the chosen problems a new answer" if settings.changes_answers else \
             "changes none of the chosen programs"
         return f"chain {settings.chain} {what}; --metadata '{{\"scope\": \"all\"}}' scores unchanged ones too"
     return "none of the chosen problems can be judged"
 
 
-def _changes_answers(settings: TaskSettings) -> bool:
-    return settings.chain is not None and parse_chain(settings.chain).changes_answers
-
-
 def _answered(settings: TaskSettings):
     """Whether a document counts as changed: for an answer-changing chain, its answer (the output, or
     for input prediction the input) is not the published one any more; else its program changed."""
-    if not _changes_answers(settings):
+    if not settings.changes_answers:
         return lambda doc: doc["mutation"]["status"] == MUTATED
     direction = "input" if BENCHMARKS[settings.benchmark].answer_is_input else "output"
     return lambda doc: doc["mutation"]["status"] == MUTATED and direction in doc["mutation"]["changed_answers"]
@@ -144,7 +140,7 @@ def prepare_documents(dataset: datasets.Dataset, settings: TaskSettings, label: 
         if settings.chain is not None and settings.verify:
             counts[UNVERIFIED] = sum(r["status"] == MUTATED and not r["verified_inputs"] for r in mutated["mutation"])
         changed = _answered(settings)
-        if _changes_answers(settings):
+        if settings.changes_answers:
             counts[NEW_ANSWER] = sum(map(changed, mutated))
         scored = mutated
         if settings.chain is not None and settings.scope == "mutated":

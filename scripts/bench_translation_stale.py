@@ -1,0 +1,71 @@
+"""What the ``stale`` check adds to judging a translation task with new answers: the same replies judged
+with statuses only and with ``stale`` too, in one process, on the first ``--problems`` programs of
+``<benchmark>_newoutput`` (seed 0, 5 samples each). Every reply is the benchmark's own published Java
+(CodeNet: its published outputs printed), which fails every edited document: the check's worst case,
+where each failing reply is compared with the published program's answers (TransCoder: its harness's
+f_gold run once per edited harness, then kept on disk; the first round is timed with nothing kept).
+
+    python scripts/bench_translation_stale.py --benchmark transcoder --problems 100 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+
+
+def published_reply(doc: dict) -> str:
+    if doc.get("java"):
+        return f"```java\n{doc['java']}\n```"
+    first = {test["input"]: test["output"] for test in reversed(doc["original_tests"])}
+    cases = "".join(f"if (in.equals({json.dumps(given)})) {{ System.out.print({json.dumps(wanted)}); return; }}\n"
+                    for given, wanted in first.items())
+    return ("```java\nimport java.util.*;\npublic class Main { public static void main(String[] args) {\n"
+            "String in = new Scanner(System.in).useDelimiter(\"\\\\A\").next();\n" + cases + "} }\n```")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--benchmark", default="transcoder", choices=("avatar", "codenet", "transcoder"))
+    parser.add_argument("--problems", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+
+    from lm_eval.tasks import TaskManager
+
+    from dynbench_tasks.benchmarks import BENCHMARKS, load_benchmark
+    from dynbench_tasks.lmeval.discovery import task_directory
+    from dynbench_tasks.runtime import shared_java_judge
+
+    spec, task = BENCHMARKS[args.benchmark], f"{args.benchmark}_newoutput"
+    ids = [record["id"] for record in load_benchmark(args.benchmark) if spec.judgeable(record)][: args.problems]
+    manager = TaskManager(include_path=task_directory(), include_defaults=False, metadata={"seed": 0, "ids": ids})
+    docs = list(manager.load([task])["tasks"][task].test_docs())
+    items = [(published_reply(doc), doc) for doc in docs for _ in range(5)]
+    with tempfile.TemporaryDirectory(prefix="dynbench-stale-") as kept:
+        os.environ["XDG_CACHE_HOME"] = kept  # values kept by earlier runs are not read: the first round is cold
+        judge = shared_java_judge()
+        spec.judge_replies(items[:5], judge, 10_000)  # start the JVMs
+        plain, checked, first = [], [], None
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            spec.judge_replies(items, judge, 10_000)
+            plain.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            flags = spec.judge_with_stale(items, judge, 10_000)
+            checked.append(time.perf_counter() - start)
+            first = first if first is not None else checked[-1]
+    print(json.dumps({
+        "task": task, "documents": len(docs), "samples": len(items),
+        "stale": sum(flag.get("stale") is True for flag in flags), "keyed": sum("stale" in flag for flag in flags),
+        "statuses_seconds": [round(s, 2) for s in plain], "with_stale_seconds": [round(s, 2) for s in checked],
+        "first_with_stale_seconds": round(first, 2),
+        "median_ratio": round(statistics.median(checked) / statistics.median(plain), 3)}))
+
+
+if __name__ == "__main__":
+    main()
