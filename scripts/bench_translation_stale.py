@@ -16,6 +16,7 @@ import os
 import statistics
 import tempfile
 import time
+from pathlib import Path
 
 
 def published_reply(doc: dict) -> str:
@@ -42,9 +43,13 @@ def main() -> None:
     from dynbench_tasks.runtime import shared_java_judge
 
     spec, task = BENCHMARKS[args.benchmark], f"{args.benchmark}_newoutput"
-    ids = [record["id"] for record in load_benchmark(args.benchmark) if spec.judgeable(record)][: args.problems]
-    manager = TaskManager(include_path=task_directory(), include_defaults=False, metadata={"seed": 0, "ids": ids})
-    docs = list(manager.load([task])["tasks"][task].test_docs())
+    records = [record for record in load_benchmark(args.benchmark) if spec.judgeable(record)][: args.problems]
+    with tempfile.TemporaryDirectory(prefix="dynbench-stale-") as kept:
+        # a data folder of those programs alone, so that only they are built
+        Path(kept, spec.filename).write_text("".join(json.dumps(record) + "\n" for record in records))
+        manager = TaskManager(include_path=task_directory(), include_defaults=False,
+                              metadata={"seed": 0, "data_dir": kept})
+        docs = list(manager.load([task])["tasks"][task].test_docs())
     items = [(published_reply(doc), doc) for doc in docs for _ in range(5)]
     with tempfile.TemporaryDirectory(prefix="dynbench-stale-") as kept:
         os.environ["XDG_CACHE_HOME"] = kept  # values kept by earlier runs are not read: the first round is cold

@@ -210,6 +210,10 @@ def test_paired_against_a_reference_model():
     assert (same.verdict, same.positive, same.negative, same.p_value) == (NOT_FLAGGED, 0, 0, 1.0)
     # 2 of 6 against 1 of 3 is the same rate: a tie, not a lean.
     assert paired_against([Unit("s0", 6, 2, 0)], reference, ALPHA).positive == 0
+    # A document where either model gave no answer to compare (no samples counted) is not paired.
+    silent = [Unit(f"s{i}", 0, 0, 0) for i in range(50)]
+    assert paired_against(documents(60, 0), silent, ALPHA).documents == 0
+    assert paired_against(silent, reference, ALPHA).documents == 0
 
 
 def test_sentences():

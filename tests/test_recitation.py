@@ -115,6 +115,14 @@ def test_detect_against_a_reference_model(runs):
     assert rows["reference"]["verdict"] == "not flagged"
 
 
+def test_against_leaves_out_documents_whose_published_output_a_guess_reaches(runs):
+    """A model that guesses from the shown text writes the published output where it is such a guess, and
+    a solver never does; those documents are left out of the paired test, so the guesser is not flagged."""
+    done = detect(str(runs["shown-guess"][0]), "--against", str(runs["solver"][0]), "--json")
+    (row,) = [row for row in json.loads(done.stdout)["verdicts"] if row["compared_with"] == "reference"]
+    assert row["verdict"] != "contaminated" and row["stale"] == 0 and row["guessable_documents"] > 0, row
+
+
 def test_the_python_api_gives_the_rows_the_command_prints(runs):
     from dynbench_tasks.contamination.detect import detect as detect_from_python
 

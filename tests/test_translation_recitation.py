@@ -75,6 +75,9 @@ def test_detect_reports_the_rate_and_judges_only_against_a_reference(runs):
     assert set(rates) == {"transcoder", "codenet"}
     assert all(row["stale_rate"] >= 0.9 and row["documents"] >= 8 for row in rates.values()), rates
     assert "only --against a reference model's runs tells apart" in detect(str(runs["memorised"][0])).stdout
+    from dynbench_tasks.contamination.detect import stale_rates
+
+    assert stale_rates([str(runs["memorised"][0])]) == report["stale_rates"]
 
     done = detect(str(runs["memorised"][0]), "--against", str(runs["right"][0]), "--json")
     rows = {row["benchmark"]: row for row in json.loads(done.stdout)["verdicts"]}
@@ -119,3 +122,18 @@ def test_a_doctored_logged_document_is_unjudged_not_a_crash(runs, tmp_path):
     assert done.returncode == 0, done.stderr
     rates = {row["benchmark"]: row for row in json.loads(done.stdout)["stale_rates"]}
     assert rates["codenet"]["unjudged_documents"] >= 1 and rates["transcoder"]["stale_rate"] >= 0.9
+
+
+def test_verify_and_detect_recompute_stale_flags_a_submitter_cleared(runs, tmp_path, translation_data):
+    """A submitter who sets every logged ``stale`` flag to false: verify rejects the run, and detect,
+    which judges the Java again, still finds it stale."""
+    from test_recitation import cleared_copy
+
+    verify = [sys.executable, "-m", "dynbench_tasks.cli", "verify", "--data-dir", translation_data]
+    done = subprocess.run([*verify, str(runs["memorised"][0])], capture_output=True, text=True)
+    assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    doctored = cleared_copy(runs["memorised"][0], tmp_path / "cleared")
+    done = subprocess.run([*verify, str(doctored)], capture_output=True, text=True)
+    assert done.returncode != 0 and "filtered_resps differ from what scoring its resps gives" in done.stdout
+    rates = json.loads(detect(str(doctored), "--json").stdout)["stale_rates"]
+    assert rates and all(row["stale_rate"] >= 0.9 for row in rates), rates

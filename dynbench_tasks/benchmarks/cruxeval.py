@@ -296,6 +296,7 @@ class CruxEval(Benchmark):
     default_timeout = 3.0
     max_gen_toks = 256
     sample_statuses = SAMPLE_STATUSES
+    answered_statuses = ("passed", "wrong")
     takes_new_inputs = True
     paper_programs = 800
     paper_changed: ClassVar[Mapping[str, int]] = {

@@ -52,6 +52,7 @@ class TranslationBenchmark(Benchmark):
     needs_jdk = True
     answer_is_program = True
     sample_statuses = SAMPLE_STATUSES
+    answered_statuses = ("passed", "wrong_output")
     reference_field: ClassVar[str | None] = "java"  # the benchmark's own Java, for `dynbench judge --references`
     no_reference_reason: ClassVar[str] = ""
 

@@ -34,7 +34,7 @@ def add_parsers(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
     from dynbench_tasks.analysis.text import one_line
-    from dynbench_tasks.contamination.detect import ALPHA_NOTE, TRANSLATION, findings
+    from dynbench_tasks.contamination.detect import ALPHA_NOTE, findings, translation_rates
     from dynbench_tasks.contamination.score_test import left_out, score_sentence
     from dynbench_tasks.contamination.verdict import sentence
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     found, evidence, scores = findings(runs, reference, ", ".join(args.run_dirs), ", ".join(args.against or []))
     for line in left_out(runs):
         print(one_line(f"dynbench detect: warning: {line}"), file=sys.stderr)
-    rates = [found_here for key, found_here in sorted(evidence.items()) if key[1] in TRANSLATION]
+    rates = translation_rates(evidence)
     if args.json:
         print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": [finding.row() for finding in found],
                           "stale_rates": [rate.rate_row() for rate in rates],
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         model, benchmark = finding.model, finding.benchmark
         print(one_line(sentence(finding.verdict, model, benchmark)
                        + (" (against the reference runs)" if finding.compared_with == "reference" else "")))
-        stale_only = finding.evidence.stale_only
+        stale_only = finding.evidence.without_decoy
         if finding.compared_with == "decoy" and stale_only:
             stale, samples = finding.evidence.stale_only_counts
             print(one_line(f"{model}: {benchmark}: {stale} of {samples} samples wrote the published output on "

@@ -37,26 +37,33 @@ TRANSLATION = ("avatar", "codenet", "transcoder")
 
 @dataclass
 class Evidence:
-    """What one model's runs of one benchmark say: units with a decoy (the verdict's), units without
-    one (stale rate only), and what could not be read."""
+    """What one model's runs of one benchmark say: units with a decoy (the decoy verdict's), units
+    without one (their stale rate; ``guessable``: those whose published answer a guess from the shown
+    text reaches, left out of ``--against`` too), and what could not be read."""
 
     model: str
     benchmark: str
     with_decoy: list[Unit] = field(default_factory=list)
     stale_only: list[Unit] = field(default_factory=list)
+    guessable: list[Unit] = field(default_factory=list)
+    paired_units: list[Unit] = field(default_factory=list)  # what --against compares (_paired)
     tasks: set[str] = field(default_factory=set)
     unreadable: int = 0  # logged documents left out: no answers or no document to judge them against
 
     @property
+    def without_decoy(self) -> list[Unit]:
+        return self.stale_only + self.guessable
+
+    @property
     def stale_only_counts(self) -> tuple[int, int]:
         """(samples that wrote the published output, samples) over the documents without a decoy."""
-        return sum(unit.stale for unit in self.stale_only), sum(unit.samples for unit in self.stale_only)
+        return sum(unit.stale for unit in self.without_decoy), sum(unit.samples for unit in self.without_decoy)
 
     def rate_row(self) -> dict:
         """The stale rate of a benchmark without decoys, as ``dynbench detect --json`` prints it."""
         stale, samples = self.stale_only_counts
-        return {"model": self.model, "benchmark": self.benchmark, "documents": len(self.stale_only),
-                "stale_documents": sum(bool(unit.stale) for unit in self.stale_only), "stale": stale,
+        return {"model": self.model, "benchmark": self.benchmark, "documents": len(self.without_decoy),
+                "stale_documents": sum(bool(unit.stale) for unit in self.without_decoy), "stale": stale,
                 "samples": samples, "stale_rate": stale / max(1, samples), "tasks": sorted(self.tasks),
                 "unjudged_documents": self.unreadable}
 
@@ -74,10 +81,34 @@ def _settings(run: TaskRun) -> tuple[str, float]:
     return prompt, float(timeout) if valid else spec.default_timeout
 
 
-def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], int]:
-    """(units with a decoy, units with a stale answer only, documents that could not be judged) of one
-    logged run, its answers judged again against its logged documents."""
+def _paired(problem: str, flags: list[dict], answered: tuple[str, ...]) -> Unit:
+    """A document as ``--against`` compares it: its stale samples over those that gave an answer to
+    compare (a value, Java that ran to its end). A model that rarely answers in the task's format (a
+    base model before the fine-tune taught it) writes no stale answer for want of any answer; counting
+    only answers keeps that apart from memory."""
+    given = [flag for flag in flags if flag.get("status") in answered]
+    return Unit(problem, len(given), sum(flag.get("stale") is True for flag in given), 0)
+
+
+def _guessable(doc: dict) -> bool:
+    """Whether the document's published output is one a model writes without working anything out:
+    trivial, or a guess from the shown text (what keeps a problem from having a decoy)."""
+    import ast
+
+    from mutators.input_choice import trivial
+    from mutators.shown_guesses import guessed_from_shown
+
+    published = ast.literal_eval(doc["original_output"])
+    return trivial(published) or guessed_from_shown(doc["code"], doc["input"], published)
+
+
+def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], list[Unit], list[Unit], int]:
+    """(units with a decoy, units with a stale answer only, those of them whose published output a
+    guess reaches, the units ``--against`` compares, documents that could not be judged) of one logged
+    run, its answers judged again against its logged documents. A guess is left out of ``--against``
+    because a fine-tune's guessing habits differ from its base's (it learns the answer format)."""
     from dynbench_tasks.analysis.verify import logged_answers
+    from dynbench_tasks.benchmarks import BENCHMARKS
     from dynbench_tasks.benchmarks.cruxeval import recited_answers, score_generations
 
     rows, unreadable = [], 0
@@ -87,33 +118,38 @@ def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], int]:
         try:
             others = recited_answers(doc) if isinstance(doc, dict) and answers else None
             shown = (str(doc["output"]), str(doc["input"]), str(doc["id"])) if others else None
-        except (KeyError, TypeError, ValueError, SyntaxError):
+            guessable = "stale" in others and "decoy" not in others and _guessable(doc) if others else False
+        except (KeyError, TypeError, ValueError, SyntaxError, RecursionError, MemoryError):
             others = shown = None
         if others is None:
             unreadable += 1
         elif "stale" in others:
-            rows.append((answers, shown, others))
+            rows.append((answers, shown, others, guessable))
     if not rows:
-        return [], [], unreadable
+        return [], [], [], [], unreadable
     prompt, timeout = _settings(run)
     try:
-        scored = score_generations([answers for answers, _, _ in rows], [shown[0] for _, shown, _ in rows],
-                                   [shown[1] for _, shown, _ in rows], prompt, timeout, f"detect {run.task}",
-                                   [others for _, _, others in rows])
+        scored = score_generations([row[0] for row in rows], [row[1][0] for row in rows],
+                                   [row[1][1] for row in rows], prompt, timeout, f"detect {run.task}",
+                                   [row[2] for row in rows])
     except (ValueError, SyntaxError, RecursionError, MemoryError):  # a logged output that is no literal: not ours
-        return [], [], unreadable + len(rows)
-    with_decoy, stale_only = [], []
-    for (_, shown, others), row in zip(rows, scored, strict=True):
+        return [], [], [], [], unreadable + len(rows)
+    with_decoy, stale_only, guessable, paired = [], [], [], []
+    answered = BENCHMARKS[BENCHMARK].answered_statuses
+    for (_, shown, others, guess), row in zip(rows, scored, strict=True):
         flags = [json.loads(item) for item in row]
         unit = Unit(shown[2], len(flags), sum(f.get("stale") is True for f in flags),
                     sum(f.get("decoy") is True for f in flags))
-        (with_decoy if "decoy" in others else stale_only).append(unit)
-    return with_decoy, stale_only, unreadable
+        (with_decoy if "decoy" in others else guessable if guess else stale_only).append(unit)
+        if not guess:
+            paired.append(_paired(shown[2], flags, answered))
+    return with_decoy, stale_only, guessable, paired, unreadable
 
 
-def translation_units(run: TaskRun) -> tuple[list[Unit], int]:
-    """(units with a stale answer, documents that could not be judged) of one logged translation run:
-    its Java judged again against its logged documents, for the published program's tests too."""
+def translation_units(run: TaskRun) -> tuple[list[Unit], list[Unit], int]:
+    """(units with a stale answer, the units ``--against`` compares, documents that could not be judged)
+    of one logged translation run: its Java judged again against its logged documents, for the published
+    program's tests too."""
     from dynbench_tasks.analysis.verify import logged_answers
     from dynbench_tasks.benchmarks import BENCHMARKS
     from dynbench_tasks.benchmarks.translation import has_stale_answer
@@ -127,15 +163,16 @@ def translation_units(run: TaskRun) -> tuple[list[Unit], int]:
         elif has_stale_answer(doc):
             rows.append((answers, doc))
     if not rows:
-        return [], unreadable
+        return [], [], unreadable
     _, timeout = _settings(run)
-    units = []
-    for (_, doc), flags in zip(rows, _judged_rows(BENCHMARKS[run.benchmark], rows, timeout), strict=True):
+    spec, units, paired = BENCHMARKS[run.benchmark], [], []
+    for (_, doc), flags in zip(rows, _judged_rows(spec, rows, timeout), strict=True):
         if flags is None:
             unreadable += 1
         else:
             units.append(Unit(str(doc["id"]), len(flags), sum(flag.get("stale") is True for flag in flags), 0))
-    return units, unreadable
+            paired.append(_paired(str(doc["id"]), flags, spec.answered_statuses))
+    return units, paired, unreadable
 
 
 def _judged_rows(spec, rows: list[tuple[list[str], dict]], timeout: float) -> list[list[dict] | None]:
@@ -175,13 +212,15 @@ def gather(runs: list[TaskRun], benchmarks: tuple[str, ...] = (BENCHMARK,)) -> d
             continue
         evidence = found.setdefault((run.model, run.benchmark), Evidence(run.model, run.benchmark))
         if run.benchmark == BENCHMARK:
-            with_decoy, stale_only, unreadable = units_of(run)
+            with_decoy, stale_only, guessable, paired, unreadable = units_of(run)
         else:
-            (stale_only, unreadable), with_decoy = translation_units(run), []
-        if with_decoy or stale_only:
+            (stale_only, paired, unreadable), with_decoy, guessable = translation_units(run), [], []
+        if with_decoy or stale_only or guessable:
             evidence.tasks.add(run.task)
         evidence.with_decoy += with_decoy
         evidence.stale_only += stale_only
+        evidence.guessable += guessable
+        evidence.paired_units += paired
         evidence.unreadable += unreadable
     return {key: evidence for key, evidence in found.items() if evidence.tasks}
 
@@ -213,14 +252,14 @@ def _bases(reference: dict[tuple[str, str], Evidence]) -> dict[str, list[Unit]]:
     """The reference runs' units per benchmark, every reference model pooled as one base."""
     base: dict[str, list[Unit]] = defaultdict(list)
     for (_, benchmark), found in reference.items():
-        base[benchmark] += found.with_decoy + found.stale_only
+        base[benchmark] += found.paired_units
     return base
 
 
 def against(evidence: dict[tuple[str, str], Evidence], base: dict[str, list[Unit]], alpha: dict[str, float]
             ) -> dict[tuple[str, str], Verdict]:
     """Each model's stale answers against the reference runs' on the same documents."""
-    return {key: paired_against(found.with_decoy + found.stale_only, base[key[1]], alpha[key[0]])
+    return {key: paired_against(found.paired_units, base[key[1]], alpha[key[0]])
             for key, found in evidence.items() if base.get(key[1])}
 
 
@@ -249,7 +288,8 @@ class Finding:
                 "stale": verdict.stale, "control": verdict.decoy, "samples": verdict.samples,
                 "stale_documents": verdict.stale_documents, "control_documents": verdict.decoy_documents,
                 "excess": verdict.excess, "interval": list(verdict.interval), "documents_needed": verdict.needed,
-                "tasks": sorted(evidence.tasks), "stale_only_documents": len(evidence.stale_only),
+                "tasks": sorted(evidence.tasks), "stale_only_documents": len(evidence.without_decoy),
+                "guessable_documents": len(evidence.guessable),
                 "stale_only_rate": stale / max(1, samples), "unjudged_documents": evidence.unreadable}
 
 
@@ -286,6 +326,18 @@ def detect(run_dirs: list[str], against_dirs: list[str] | None = None) -> list[d
     reference = load_runs(against_dirs) if against_dirs else None
     found, _, _ = findings(load_runs(run_dirs), reference, ", ".join(run_dirs), ", ".join(against_dirs or []))
     return [finding.row() for finding in found]
+
+
+def translation_rates(evidence: dict[tuple[str, str], Evidence]) -> list[Evidence]:
+    """The evidence of translation benchmarks (stale rates without a decoy), by model and benchmark."""
+    return [found for key, found in sorted(evidence.items()) if key[1] in TRANSLATION]
+
+
+def stale_rates(run_dirs: list[str]) -> list[dict]:
+    """``dynbench detect RUN_DIR… --json``'s ``stale_rates`` from Python: per model and translation benchmark,
+    the share of samples whose Java passes the published program's tests instead of the edited one's."""
+    _, evidence, _ = findings(load_runs(run_dirs), where=", ".join(run_dirs))
+    return [found.rate_row() for found in translation_rates(evidence)]
 
 
 def score_tests(run_dirs: list[str]) -> list[dict]:

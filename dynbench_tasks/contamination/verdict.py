@@ -179,7 +179,8 @@ def paired_against(model_units: Iterable[Unit], reference_units: Iterable[Unit],
     """Does the model write published answers more often than a reference model on the documents both ran?
     Null: on each document both are equally likely to; the reference's stale count takes the decoy's place."""
     references = {unit.problem: unit for unit in pool(reference_units)}
-    pairs = [(unit, references[unit.problem]) for unit in pool(model_units) if unit.problem in references]
+    pairs = [(unit, references[unit.problem]) for unit in pool(model_units)
+             if unit.problem in references and unit.samples and references[unit.problem].samples]
     # Over a common denominator the two stale rates stand exactly where a unit's stale and decoy rates do.
     verdict = judge([Unit(unit.problem, unit.samples * other.samples, unit.stale * other.samples,
                           other.stale * unit.samples) for unit, other in pairs], alpha)
