@@ -221,7 +221,6 @@ def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> l
 class CruxEvalInput(CruxEval):
     name = "cruxeval_input"
     sample_statuses = SAMPLE_STATUSES
-    answered_statuses = ("passed", "wrong")
     answer_is_input = True
 
     def reference_answer(self, doc: dict) -> str | None:
