@@ -234,6 +234,40 @@ def test_input_prediction_flags_the_published_input_where_it_answers_no_more(sma
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(tmp_path / "reciter"),
                            "--data-dir", small_data], capture_output=True, text=True)
     assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    _detect_judges_input_prediction_against_a_reference(tmp_path / "reciter", tmp_path / "solver")
+
+
+def _detect_judges_input_prediction_against_a_reference(reciter: Path, solver: Path) -> None:
+    """detect reads input prediction: the stale rate alone (no decoy, no verdict), and a verdict against a
+    reference model (null: the model calls the published input no more often than the reference on the same
+    documents; one-sided exact sign test at 0.05). A logged document doctored out of shape is counted
+    unjudged, not a crash."""
+    (rate,) = json.loads(detect(str(reciter), "--json").stdout)["stale_rates"]
+    assert rate["benchmark"] == "cruxeval_input" and rate["stale_rate"] == 1.0 and rate["documents"] > 0
+    assert "call the published input" in detect(str(reciter)).stdout
+    for model, reference, expected in ((reciter, solver, "contaminated"), (solver, reciter, "not flagged")):
+        done = detect(str(model), "--against", str(reference), "--json")
+        (row,) = json.loads(done.stdout)["verdicts"]
+        assert (row["benchmark"], row["compared_with"], row["verdict"]) == ("cruxeval_input", "reference", expected)
+    samples = next(reciter.rglob("samples_cruxeval_input_newinput_*.jsonl"))
+    rows = [json.loads(line) for line in samples.read_text().splitlines()]
+    rows[0]["doc"]["mutation"] = "not a mapping"
+    rows[1]["doc"]["output"] = ["not", "text"]
+    samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (rate,) = json.loads(detect(str(reciter), "--json").stdout)["stale_rates"]
+    assert rate["unjudged_documents"] == 2 and rate["stale_rate"] == 1.0
+
+
+def test_a_published_input_had_from_the_shown_text_is_left_out_of_against():
+    """A fine-tune learns to answer in the format, and a short call of trivial values or of the shown output
+    is one it writes without memory: such documents count in the rate, never in --against."""
+    from dynbench_tasks.contamination.detect import _input_guessable
+
+    doc = {"code": "def f(items):\n    return items[::-1]", "output": "[3, 2, 1]"}
+    assert _input_guessable({**doc, "original_input": "[]"})
+    assert _input_guessable({**doc, "original_input": "[3, 2, 1]"})
+    assert not _input_guessable({**doc, "original_input": "[1, 2, 4]"})
+    assert not _input_guessable({**doc, "original_input": "*x"})
 
 
 def test_a_stale_input_is_its_values_whatever_their_spelling_and_hostile_text_is_none():

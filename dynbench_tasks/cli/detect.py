@@ -12,13 +12,15 @@ from dynbench_tasks.cli.arguments import add_run_dirs, load_named_runs
 def add_parsers(commands) -> None:
     detect = commands.add_parser(
         "detect", help="is a model reciting the published answers? a verdict with a p-value, from logged runs",
-        description="Reads the logged samples (lm_eval --log_samples) of CRUXEval output and translation tasks with "
-        "new answers under each RUN_DIR, judges every answer again against its logged document, and per model says "
-        "whether it writes the published output of problems whose input changed more often than a decoy (the "
+        description="Reads the logged samples (lm_eval --log_samples) of CRUXEval (output and input prediction) and "
+        "translation tasks with new answers under each RUN_DIR, judges every answer again against its logged "
+        "document, and per model says whether it writes the published output of problems whose input changed more "
+        "often than a decoy (the "
         "program's output on another input as near the shown one): a one-sided exact sign test over documents, at a "
         "threshold that keeps false alarms at or below 5% per model across its tests. On translation it reports "
-        "the share of Java that passes the published program's tests instead of the edited one's (a verdict needs "
-        "--against). Where more than five models "
+        "the share of Java that passes the published program's tests instead of the edited one's, on input "
+        "prediction the share of answers that call the published input where it no longer gives the shown output "
+        "(a verdict on either needs --against). Where more than five models "
         "ran a benchmark's orig and fuv tasks, each model's orig score is also tested against the one the others' "
         "scores predict from its fuv score (ConStat's way). No model runs; any backend's runs will do. "
         "docs/detect.md says what a verdict means and what it does not.",
@@ -34,7 +36,7 @@ def add_parsers(commands) -> None:
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
     from dynbench_tasks.analysis.text import one_line
-    from dynbench_tasks.contamination.detect import ALPHA_NOTE, findings, translation_rates
+    from dynbench_tasks.contamination.detect import ALPHA_NOTE, INPUT, findings, rates_without_decoy
     from dynbench_tasks.contamination.score_test import left_out, score_sentence
     from dynbench_tasks.contamination.verdict import sentence
 
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     found, evidence, scores = findings(runs, reference, ", ".join(args.run_dirs), ", ".join(args.against or []))
     for line in left_out(runs):
         print(one_line(f"dynbench detect: warning: {line}"), file=sys.stderr)
-    rates = translation_rates(evidence)
+    rates = rates_without_decoy(evidence)
     if args.json:
         print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": [finding.row() for finding in found],
                           "stale_rates": [rate.rate_row() for rate in rates],
@@ -63,10 +65,15 @@ def run(args: argparse.Namespace) -> int:
                            "compares with a reference model)"))
     for rate in rates:
         row = rate.rate_row()
-        print(one_line(f"{rate.model}: {rate.benchmark}: {row['stale']} of {row['samples']} samples on "
-                       f"{row['documents']} documents whose program was edited fail its tests and pass the "
-                       "published program's (stale): recitation or an overlooked edit, which only --against a "
-                       "reference model's runs tells apart"))
+        counted = f"{rate.model}: {rate.benchmark}: {row['stale']} of {row['samples']} samples on {row['documents']}"
+        if rate.benchmark == INPUT:
+            print(one_line(f"{counted} documents whose input changed call the published input, which no longer "
+                           "gives the shown output (stale): recitation or a near miss, which only --against a "
+                           "reference model's runs tells apart"))
+        else:
+            print(one_line(f"{counted} documents whose program was edited fail its tests and pass the published "
+                           "program's (stale): recitation or an overlooked edit, which only --against a reference "
+                           "model's runs tells apart"))
     for verdict in scores:
         print(one_line(score_sentence(verdict)))
     unjudged = sum(found.unreadable for found in evidence.values())

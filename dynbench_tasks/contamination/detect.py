@@ -10,7 +10,10 @@ each problem counted once (:mod:`.verdict`). Where the input did not change (new
 stale answer may be an overlooked edit, so only the rate is shown, and a verdict comes only from a
 paired comparison with a reference model's runs (``--against``). The same holds on translation
 (``<benchmark>_newoutput``, ``_fuvo``): a stale answer is Java that fails the edited program's tests and
-passes the published program's, as the memorised published Java does.
+passes the published program's, as the memorised published Java does; on CRUXEval input prediction
+(``cruxeval_input_newinput``, ``_fuvi``, ``_fuvio``) a call of the published input where it no longer gives
+the shown output. Neither has a decoy: a model shown an output, or asked for Java, has no shown input
+to slip onto a neighbour of.
 """
 
 from __future__ import annotations
@@ -30,9 +33,11 @@ from dynbench_tasks.contamination.score_test import (
 from dynbench_tasks.contamination.verdict import Unit, Verdict, judge, paired_against, threshold
 
 BENCHMARK = "cruxeval"  # the benchmark whose answers can be told recited against a decoy: its outputs are values
-# Benchmarks whose stale answers are Java that passes the published program's tests: rate only, and a
-# verdict against a reference model's runs.
+INPUT = "cruxeval_input"  # stale answers are the published input's call
+# Benchmarks whose stale answers are Java that passes the published program's tests.
 TRANSLATION = ("avatar", "codenet", "transcoder")
+# Benchmarks without a decoy: the stale rate, and a verdict only against a reference model's runs.
+WITHOUT_DECOY = (INPUT, *TRANSLATION)
 
 
 @dataclass
@@ -146,6 +151,61 @@ def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], list[Unit], list[Uni
     return with_decoy, stale_only, guessable, paired, unreadable
 
 
+def _input_guessable(doc: dict) -> bool:
+    """Whether every value of the document's published input is one a model writes without working
+    anything out: trivial, or had from the shown output or program (:func:`_guessable`'s input side)."""
+    from mutators.input_choice import trivial
+    from mutators.perturb import parse_arguments
+    from mutators.shown_guesses import among, shown_guesses
+
+    parsed = parse_arguments(doc["original_input"])
+    values = [*parsed[0], *parsed[1].values()] if parsed else []
+    guesses = shown_guesses(doc["code"], doc["output"])
+    return bool(values) and all(trivial(value) or among(value, guesses) for value in values)
+
+
+def input_units(run: TaskRun) -> tuple[list[Unit], list[Unit], list[Unit], int]:
+    """(units with a stale answer, those of them whose published input a guess reaches, the units
+    ``--against`` compares, documents that could not be judged) of one logged input-prediction run,
+    its answers judged again against its logged documents."""
+    from dynbench_tasks.analysis.verify import logged_answers
+    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.benchmarks.cruxeval_input import score_inputs, stale_input
+
+    rows, unreadable = [], 0
+    for sample in run.samples:
+        doc = sample.get("doc") if isinstance(sample, dict) else None
+        answers = logged_answers(sample, "resps") if isinstance(sample, dict) else None
+        fields = ("id", "code", "input", "output", "original_input")
+        try:
+            readable = isinstance(doc, dict) and bool(answers) and all(isinstance(doc[key], str) for key in fields)
+            published = stale_input(doc) if readable else None
+            guess = published is not None and _input_guessable(doc)
+        except (KeyError, TypeError, ValueError, AttributeError, SyntaxError, RecursionError, MemoryError):
+            readable = False
+        if not readable:
+            unreadable += 1
+        elif published is not None:
+            rows.append((answers, doc, guess))
+    if not rows:
+        return [], [], [], unreadable
+    prompt, timeout = _settings(run)
+    try:
+        scored = score_inputs([row[0] for row in rows], [row[1] for row in rows], prompt, timeout,
+                              f"detect {run.task}")
+    except (ValueError, SyntaxError, RecursionError, MemoryError):  # a logged output that is no literal: not ours
+        return [], [], [], unreadable + len(rows)
+    stale_only, guessable, paired = [], [], []
+    answered = BENCHMARKS[INPUT].answered_statuses
+    for (_, doc, guess), row in zip(rows, scored, strict=True):
+        flags = [json.loads(item) for item in row]
+        (guessable if guess else stale_only).append(
+            Unit(doc["id"], len(flags), sum(flag.get("stale") is True for flag in flags), 0))
+        if not guess:
+            paired.append(_paired(doc["id"], flags, answered))
+    return stale_only, guessable, paired, unreadable
+
+
 def translation_units(run: TaskRun) -> tuple[list[Unit], list[Unit], int]:
     """(units with a stale answer, the units ``--against`` compares, documents that could not be judged)
     of one logged translation run: its Java judged again against its logged documents, for the published
@@ -205,7 +265,7 @@ def _judged_rows(spec, rows: list[tuple[list[str], dict]], timeout: float) -> li
 
 def gather(runs: list[TaskRun], benchmarks: tuple[str, ...] = (BENCHMARK,)) -> dict[tuple[str, str], Evidence]:
     """Evidence per (model, benchmark) from every answer-changing run with samples of ``benchmarks``
-    (CRUXEval output, with decoys; translation benchmarks, with stale answers only)."""
+    (CRUXEval output, with decoys; input prediction and translation, with stale answers only)."""
     found: dict[tuple[str, str], Evidence] = {}
     for run in runs:
         if run.benchmark not in benchmarks or not run.samples:
@@ -213,6 +273,8 @@ def gather(runs: list[TaskRun], benchmarks: tuple[str, ...] = (BENCHMARK,)) -> d
         evidence = found.setdefault((run.model, run.benchmark), Evidence(run.model, run.benchmark))
         if run.benchmark == BENCHMARK:
             with_decoy, stale_only, guessable, paired, unreadable = units_of(run)
+        elif run.benchmark == INPUT:
+            (stale_only, guessable, paired, unreadable), with_decoy = input_units(run), []
         else:
             (stale_only, paired, unreadable), with_decoy, guessable = translation_units(run), [], []
         if with_decoy or stale_only or guessable:
@@ -264,8 +326,8 @@ def against(evidence: dict[tuple[str, str], Evidence], base: dict[str, list[Unit
 
 
 ALPHA_NOTE = "a model is flagged falsely with probability at most 0.05 across the tests made of it"
-_NOTHING = ("no logged samples of a CRUXEval output or translation task with new answers (newinput, fuvi, fuvio, "
-            "newoutput, fuvo), nor "
+_NOTHING = ("no logged samples of a CRUXEval (output or input) or translation task with new answers (newinput, "
+            "fuvi, fuvio, newoutput, fuvo), nor "
             f"of <benchmark>_orig and <benchmark>_fuv by {MIN_REFERENCES + 1} or more models, in ")
 
 
@@ -301,13 +363,13 @@ def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where:
     MIN_REFERENCES ran a benchmark's orig and fuv; a DataError where either holds nothing to judge."""
     from dynbench_tasks.errors import DataError
 
-    evidence = gather(runs, (BENCHMARK, *TRANSLATION))
+    evidence = gather(runs, (BENCHMARK, *WITHOUT_DECOY))
     scores = {benchmark: group for benchmark, group in score_points(runs).items() if len(group) > MIN_REFERENCES}
     if not evidence and not scores:
         raise DataError(_NOTHING + where + ": run lm_eval with --log_samples")
     base: dict[str, list[Unit]] = {}
     if reference is not None:
-        base = _bases(gather(reference, (BENCHMARK, *TRANSLATION)))
+        base = _bases(gather(reference, (BENCHMARK, *WITHOUT_DECOY)))
         if not base:
             raise DataError(_NOTHING + reference_where)
     decoy_tests = [key for key in evidence if key[1] == BENCHMARK]
@@ -328,16 +390,19 @@ def detect(run_dirs: list[str], against_dirs: list[str] | None = None) -> list[d
     return [finding.row() for finding in found]
 
 
-def translation_rates(evidence: dict[tuple[str, str], Evidence]) -> list[Evidence]:
-    """The evidence of translation benchmarks (stale rates without a decoy), by model and benchmark."""
-    return [found for key, found in sorted(evidence.items()) if key[1] in TRANSLATION]
+def rates_without_decoy(evidence: dict[tuple[str, str], Evidence]) -> list[Evidence]:
+    """The evidence of benchmarks without a decoy (input prediction, translation: their stale rates), by
+    model and benchmark."""
+    return [found for key, found in sorted(evidence.items()) if key[1] in WITHOUT_DECOY]
 
 
 def stale_rates(run_dirs: list[str]) -> list[dict]:
-    """``dynbench detect RUN_DIR… --json``'s ``stale_rates`` from Python: per model and translation benchmark,
-    the share of samples whose Java passes the published program's tests instead of the edited one's."""
+    """``dynbench detect RUN_DIR… --json``'s ``stale_rates`` from Python: per model and benchmark without a
+    decoy, the share of samples that wrote the published answer (input prediction: the published input where
+    it answers no more; translation: Java that passes the published program's tests instead of the edited
+    one's)."""
     _, evidence, _ = findings(load_runs(run_dirs), where=", ".join(run_dirs))
-    return [found.rate_row() for found in translation_rates(evidence)]
+    return [found.rate_row() for found in rates_without_decoy(evidence)]
 
 
 def score_tests(run_dirs: list[str]) -> list[dict]:
