@@ -35,20 +35,21 @@ def program_literals(code: str) -> list[object]:
     return found
 
 
-def _call_values(arguments: str) -> list[object]:
+def call_values(arguments: str) -> list[object]:
+    """The values of a call's arguments, positional then keyword; none where it does not parse."""
     parsed = parse_arguments(arguments)
     return [*parsed[0], *parsed[1].values()] if parsed else []
 
 
 def copied(arguments: str, value) -> bool:
     """Whether ``value`` is one of the call's arguments: an answer had by copying from the call."""
-    return among(value, _call_values(arguments))
+    return among(value, call_values(arguments))
 
 
 def shown_guesses(code: str, arguments: str) -> list[object]:
     """The values one step from the shown text: each argument of the call, its length, two arguments
     of one type joined (``a + b``, dicts merged), and each literal of the program."""
-    values = _call_values(arguments)
+    values = call_values(arguments)
     guesses = [*values, *(len(value) for value in values if isinstance(value, _SIZED))]
     for first, second in itertools.permutations(values, 2):
         if type(first) is not type(second):

@@ -155,11 +155,9 @@ def _input_guessable(doc: dict) -> bool:
     """Whether every value of the document's published input is one a model writes without working
     anything out: trivial, or had from the shown output or program (:func:`_guessable`'s input side)."""
     from mutators.input_choice import trivial
-    from mutators.perturb import parse_arguments
-    from mutators.shown_guesses import among, shown_guesses
+    from mutators.shown_guesses import among, call_values, shown_guesses
 
-    parsed = parse_arguments(doc["original_input"])
-    values = [*parsed[0], *parsed[1].values()] if parsed else []
+    values = call_values(doc["original_input"])
     guesses = shown_guesses(doc["code"], doc["output"])
     return bool(values) and all(trivial(value) or among(value, guesses) for value in values)
 
