@@ -107,7 +107,8 @@ class Edits:
         return "; ".join(step.what for step in self.steps)
 
 
-def _offsets(code: str) -> list[int]:
+def line_starts(code: str) -> list[int]:
+    """The character offset at which each line of ``code`` starts, then the length of ``code``."""
     starts, position = [0], 0
     for line in code.splitlines(keepends=True):
         position += len(line)
@@ -194,7 +195,7 @@ def edits(code: str, seed: int, count: int) -> list[Edit]:
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return []
     rng = random.Random(f"{seed}\x00newoutput\x00{code}")
-    starts, docstrings = _offsets(code), _docstring_tokens(code)
+    starts, docstrings = line_starts(code), _docstring_tokens(code)
     literals, operators, calls = [], [], []
     inside_fstring, previous = 0, None
     for token, following in zip(tokens, [*tokens[1:], None], strict=True):

@@ -22,17 +22,9 @@ from __future__ import annotations
 import ast
 import random
 
-from mutators.newoutput import Edit
+from mutators.newoutput import Edit, line_starts
 
 MIN_LINES = 5  # one added line is at most 20% of the program
-
-
-def _line_starts(code: str) -> list[int]:
-    starts, position = [0], 0
-    for line in code.splitlines(keepends=True):
-        position += len(line)
-        starts.append(position)
-    return starts
 
 
 class _Offsets:
@@ -40,7 +32,7 @@ class _Offsets:
 
     def __init__(self, code: str) -> None:
         self.lines = code.splitlines(keepends=True)
-        self.starts = _line_starts(code)
+        self.starts = line_starts(code)
 
     def at(self, line: int, column: int) -> int:
         text = self.lines[line - 1].encode()[:column].decode(errors="replace")
