@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 
 from mutators.newoutput import Edit, line_starts
 
 MIN_LINES = 5  # one added line is at most 20% of the program
+# how the edits below describe themselves in a document's record (``Edit.what``, joined by ``Edits.what``)
+_RECORDED = re.compile(r"(?:^|; )line \d+: (?:added |range\()")
 
 
 class _Offsets:
@@ -131,6 +134,11 @@ def structural_edits(code: str, seed: int) -> list[Edit]:
         _moved_bounds(tree, offsets, rng)
     rng.shuffle(found)
     return found
+
+
+def has_structural(edit_record: str) -> bool:
+    """Whether a document's NewOutput edit record (``mutation["edit"]``) holds a structural edit."""
+    return bool(_RECORDED.search(edit_record))
 
 
 def statement_of(code: str, line: int) -> tuple[int, int] | None:

@@ -26,7 +26,8 @@ import tempfile
 import time
 from collections import Counter
 
-_STRUCTURAL = re.compile(r": added |: range\(.*\) -> range\(")
+from mutators.structural import has_structural
+
 TRANSLATION = ("avatar_", "codenet_", "transcoder_")
 _REFUSAL = re.compile(r"newoutput: no edit \((.*)\)")
 
@@ -39,7 +40,7 @@ def _kind(mutation: dict) -> str:
         found = _REFUSAL.search(mutation.get("reason") or "")
         return "a new input, no edit" + (f" ({found.group(1)})" if found else "")
     steps = mutation["edit"].split("; ")
-    structural = any(_STRUCTURAL.search(step) for step in steps)
+    structural = has_structural(mutation["edit"])
     return f"{min(len(steps), 2)}{'+' if len(steps) > 1 else ''} edits, {'a' if structural else 'no'} structural one"
 
 

@@ -10,11 +10,11 @@ from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
 from dynbench_tasks.lmeval.environment import task_directory
+from mutators.structural import has_structural
 
 pytestmark = pytest.mark.slow
 
 TASK = "transcoder_newoutput"
-STRUCTURAL = (": added ", "-> range(")
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_patching_the_recalled_java_does_not_pass_a_structural_edit(transcoder_d
     manager = TaskManager(include_path=task_directory(), include_defaults=False,
                           metadata={"data_dir": transcoder_data, "repeats": 1, "timeout": 3})
     docs = list(manager.load([TASK])["tasks"][TASK].test_docs())
-    structural = [doc for doc in docs if any(kind in doc["mutation"]["edit"] for kind in STRUCTURAL)]
+    structural = [doc for doc in docs if has_structural(doc["mutation"]["edit"])]
     assert len(structural) >= len(docs) // 2 > 0
     assert sum("; " in doc["mutation"]["edit"] for doc in docs) >= len(docs) // 2
     # The patcher does patch: where a token edit names a Java token, its Java is not the recalled one.

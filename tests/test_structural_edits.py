@@ -8,9 +8,11 @@ from textwrap import dedent
 
 from dynbench_tasks.benchmarks.new_answers import script_problem
 from mutators import MUTATED, ProgramKind, mutate
+from mutators.newoutput import Edits
+from mutators.newoutput import edits as token_edits
 from mutators.output_choice import DEGENERATE, choose_new_outputs
 from mutators.programs import StdinTests
-from mutators.structural import statement_of, structural_edits
+from mutators.structural import has_structural, statement_of, structural_edits
 
 PROGRAM = dedent("""\
     def f_gold(a, n):
@@ -72,6 +74,16 @@ def test_nothing_is_added_after_a_constant_a_shared_line_or_to_a_short_program()
 def test_the_edits_repeat_with_the_seed_and_vary_with_it():
     assert [e.what for e in structural_edits(PROGRAM, 3)] == [e.what for e in structural_edits(PROGRAM, 3)]
     assert len({tuple(e.what for e in structural_edits(PROGRAM, seed)) for seed in range(6)}) > 1
+
+
+def test_a_documents_edit_record_says_whether_it_holds_a_structural_edit():
+    structural = structural_edits(PROGRAM, 0)
+    assert structural and all(has_structural(edit.what) for edit in structural)
+    code = PROGRAM.replace("a[0] * 2", "max(a[0], 2) * len('added ')")
+    tokens = token_edits(code, 0, 20)
+    assert len(tokens) > 3 and not any(has_structural(edit.what) for edit in tokens)
+    assert not has_structural(Edits(tuple(tokens[:3])).what)
+    assert has_structural(Edits((tokens[0], structural[0])).what)
 
 
 def test_a_compound_statement_is_its_header():
