@@ -1,7 +1,8 @@
 """What a model that saw a translation benchmark's problems gains over a control model on the same
-documents, per variant, split by how NewOutput edited each program: one token edit only (a program with
-room for no more) or two or more edits and a structural one among them. RQ3's share (a variant's net
-gain over ``orig``'s) read per kind of edit, from runs already made:
+documents, per variant, split by how NewOutput edited each program (its ``newoutput`` document's edit):
+one token edit only (a program with room for no more), two or more token edits, or a structural edit
+among them. RQ3's share (a variant's net gain over ``orig``'s) read per kind of edit, from runs already
+made:
 
     python scripts/translation_gain_by_edits.py --trained RUN_DIR... --control RUN_DIR... [--benchmark transcoder]
 
@@ -17,6 +18,7 @@ import sys
 from collections import defaultdict
 
 from dynbench_tasks.analysis.runs import load_runs
+from dynbench_tasks.errors import DataError
 from mutators.structural import has_structural
 
 VARIANTS = ("orig", "newoutput", "fuvo")
@@ -52,8 +54,12 @@ def main() -> int:
     parser.add_argument("--control", nargs="+", required=True, help="a model that did not see them, same problems")
     parser.add_argument("--benchmark", default="transcoder", choices=("avatar", "codenet", "transcoder"))
     args = parser.parse_args()
-    trained, kinds = _scores(args.trained, args.benchmark)
-    control, _ = _scores(args.control, args.benchmark)
+    try:
+        trained, kinds = _scores(args.trained, args.benchmark)
+        control, _ = _scores(args.control, args.benchmark)
+    except DataError as error:
+        print(error, file=sys.stderr)
+        return 2
     missing = [f"{side} {variant}" for side, scores in (("--trained", trained), ("--control", control))
                for variant in VARIANTS if not scores.get(variant)]
     if missing:
