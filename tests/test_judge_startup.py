@@ -170,3 +170,17 @@ def test_a_harness_job_starts_the_hookless_runner_and_a_stdin_job_the_other(judg
     results = judge.run([stdin_job, harness_job])
     assert [r.runs[0].stdout for r in results] == [b"1\n", b"2\n"]
     assert sorted(hooks for main, hooks in started if main == pool.RUNNER) == [False, True]
+
+
+def test_a_judge_whose_workers_start_together_without_bubblewrap_warns_once(monkeypatch, caplog):
+    """Its workers ask for the boundary at once (one warning line per process, not one per worker)."""
+    from mutators.execution import isolation as module
+
+    monkeypatch.setattr(module, "_bubblewrap_missing", lambda: "bubblewrap is not installed (pretended)")
+    module.isolation.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING), JavaJudge(workers=3, hidden=data_locations()) as judge:
+            assert len(judge.workers) == 3 and not judge.workers[0].jvm.isolated
+    finally:
+        module.isolation.cache_clear()
+    assert caplog.text.count("sandboxed code runs WITHOUT bubblewrap (bubblewrap is not installed (pretended))") == 1

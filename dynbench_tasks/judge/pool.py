@@ -11,7 +11,9 @@ write none. Process limits and a heap cap hold in either mode. A program that en
 test, by whatever route: its exit status is the process's, its output what the runner's flight
 recorder (shared memory) holds, and its remaining tests run in a fresh JVM; the source rewrite of
 every ``System.exit`` a source spells (:func:`java_source.redirect_exits`) only saves that JVM. The
-runner keeps its own state in module ``dynbench``, which no judged program can open by reflection.
+runner keeps its own state in module ``dynbench``, which no judged program can open by reflection,
+and replies on a pipe of its own in frames authenticated by a secret each JVM is sent before any program
+code runs (``java/dynbench/Replies.java``): whatever a program writes there fails its test.
 Every verdict is computed by the caller from what each test printed and recorded; expected outputs
 and reference code never enter a JVM.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import io
 import json
 import os
@@ -41,12 +44,16 @@ from dynbench_tasks.judge.java_source import redirect_exits
 from dynbench_tasks.judge.jdk import JAR, find_jdk, judge_classes, sandbox_mounts
 from dynbench_tasks.judge.runtime_image import runtime_image
 from dynbench_tasks.judge.startup_archive import startup_archive
-from dynbench_tasks.judge.wire import pack_string, runner_request
+from dynbench_tasks.judge.wire import SECRET_BYTES, TAG_BYTES, pack_string, reply_tag, runner_request
 from mutators.execution import CLEAN_ENVIRONMENT, UNPRIVILEGED_ID, SandboxUnavailable, WorkerPool
 from mutators.execution.isolation import BUBBLEWRAP, bubblewrap_launch, inside, isolation, sandbox_paths, unprivileged
 
 COMPILED, COMPILE_ERROR = 0, 1
 RETURNED, THREW, EXITED, TIMED_OUT = 0, 1, 2, 3
+# A test whose reply failed its check (java/dynbench/Replies.java): its program wrote into the judge's
+# reply pipe, which fails the test, whatever it wrote.
+FORGED_REPLY = 4
+_FRAME_BYTES = (1 << 31) - 1  # a frame is one Java array; read a piece at a time, as it comes
 # Nothing in the sandbox is writable: no perf data file, and /tmp is an empty read-only folder there.
 _JVM_FLAGS = ["-Xss8m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",
               "-Djava.io.tmpdir=/tmp"]
@@ -151,13 +158,17 @@ class _Reader:
     def __init__(self, stream) -> None:
         self.stream = stream
 
-    def exactly(self, size: int) -> bytes:
-        if size < 0 or size > 1 << 28:
+    def exactly(self, size: int, most: int = 1 << 28) -> bytes:
+        if size < 0 or size > most:
             raise EOFError("bad length")
-        data = self.stream.read(size)
-        if len(data) != size:
-            raise EOFError("JVM ended")
-        return data
+        chunks = []
+        while size > 0:  # a piece at a time: memory grows with what was sent, not with a length read
+            chunk = self.stream.read(min(size, 1 << 20))
+            if not chunk:
+                raise EOFError("JVM ended")
+            chunks.append(chunk)
+            size -= len(chunk)
+        return b"".join(chunks)
 
     def int(self) -> int:
         return struct.unpack(">i", self.exactly(4))[0]
@@ -167,6 +178,26 @@ class _Reader:
 
     def string(self) -> str:
         return self.bytes().decode("utf-8", "replace")
+
+
+class _ForgedReply(Exception):
+    """A runner's reply that is cut short, too long or fails its authentication."""
+
+
+def _reply(reader: _Reader, secret: bytes, number: int) -> _Reader | None:
+    """The ``number``-th frame (from 0) a runner sent, to read its fields from; None where its JVM ended
+    before sending it. Nothing is read from a frame before it is authenticated."""
+    start = reader.stream.read(4)
+    if not start:
+        return None
+    try:
+        size = struct.unpack(">i", start)[0] if len(start) == 4 else -1
+        frame, tag = reader.exactly(size, _FRAME_BYTES), reader.exactly(TAG_BYTES)
+    except EOFError as error:
+        raise _ForgedReply from error
+    if not hmac.compare_digest(tag, reply_tag(secret, number, frame)):
+        raise _ForgedReply
+    return _Reader(io.BytesIO(frame))
 
 
 class _Jvm:
@@ -199,14 +230,16 @@ class _Jvm:
 
     def start(self, main: str, pass_fds: tuple[int, ...] = (), reads_shutdown_hooks: bool = True
               ) -> tuple[subprocess.Popen, str | None]:
-        """A JVM running ``main``, with pipes to its stdin and stdout and ``pass_fds`` open in it; and a
-        folder to remove once it ends (its scratch folder, or the staging folder of its sandbox), if
-        any. A JVM whose limits could not be set is returned ended. A runner for programs whose
-        shutdown hooks never run starts faster where it can (:attr:`_Launch.reads_shutdown_hooks`)."""
+        """A JVM running ``main``, with a pipe to its stdin (and its stdout: :func:`_stdout`) and
+        ``pass_fds`` open in it; and a folder to remove once it ends (its scratch folder, or the staging
+        folder of its sandbox), if any. A JVM whose limits could not be set is returned ended. A runner
+        for programs whose shutdown hooks never run starts faster where it can
+        (:attr:`_Launch.reads_shutdown_hooks`)."""
         flags = self._flags()
         launch = self.launches[main] if reads_shutdown_hooks or main != RUNNER else self.hookless_runner
         if self.isolated:
-            process, staging, _ = _start_whitelisted(launch, flags, self.hidden, self.limited, pass_fds=pass_fds)
+            process, staging, _ = _start_whitelisted(launch, flags, self.hidden, self.limited, pass_fds=pass_fds,
+                                                     stdout=_stdout(main))
             return process, staging
         workdir = tempfile.mkdtemp(prefix="dynbench-java-")
         privileges = {}
@@ -216,7 +249,7 @@ class _Jvm:
         flags[-1] = f"-Djava.io.tmpdir={workdir}"
         limits = ["prlimit", *_PRLIMIT_OPTIONS, "--"] if self.limited else []
         process = subprocess.Popen([*limits, *launch.argv(flags)],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   stdin=subprocess.PIPE, stdout=_stdout(main), stderr=subprocess.DEVNULL,
                                    cwd=workdir, env={**CLEAN_ENVIRONMENT, "HOME": workdir}, start_new_session=True,
                                    pass_fds=pass_fds, **privileges)
         return process, workdir
@@ -240,8 +273,26 @@ class _Jvm:
         return hashlib.sha256(json.dumps([argv, released]).encode()).hexdigest()[:16]
 
 
+def _writable_only(pipe: int) -> None:
+    """The runner opens its end of the reply pipe anew (``/proc/self/fd``), and so may a judged program:
+    both may write there (only the runner's frames pass), neither may read it, which would take a
+    frame from the judge. As root, the JVM runs as nobody, who may neither change that nor read it;
+    as another user, the JVM is its owner, and could set the mode back (docs/sandbox.md)."""
+    if os.getuid() == 0:
+        os.fchown(pipe, 0, UNPRIVILEGED_ID)
+        os.fchmod(pipe, 0o020)
+    else:
+        os.fchmod(pipe, 0o200)
+
+
+def _stdout(main: str) -> int:
+    """A JVM's standard output: the compiler answers there; a runner replies on a pipe of its own, and what
+    a judged program writes to the JVM's standard output by any route goes nowhere."""
+    return subprocess.PIPE if main == COMPILER else subprocess.DEVNULL
+
+
 def _start_whitelisted(launch: _Launch, flags: list[str], hidden: Sequence[str] = (), limited: bool = True,
-                       stderr=subprocess.DEVNULL, pass_fds: tuple[int, ...] = ()
+                       stderr=subprocess.DEVNULL, pass_fds: tuple[int, ...] = (), stdout=subprocess.DEVNULL
                        ) -> tuple[subprocess.Popen, str | None, str]:
     """The JVM ``launch`` starts, in the sandbox that holds only what its ``java`` needs
     (:func:`jdk.sandbox_mounts`) and the judge's folder: (the process, its staging folder, and why it
@@ -254,7 +305,7 @@ def _start_whitelisted(launch: _Launch, flags: list[str], hidden: Sequence[str] 
     sandbox = bubblewrap_launch(launch.argv(flags, lambda path: inside(path, paths)), paths, hidden,
                                 whitelist=libraries, info_fd=info_for_bubblewrap)
     try:
-        process = subprocess.Popen(sandbox.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        process = subprocess.Popen(sandbox.argv, stdin=subprocess.PIPE, stdout=stdout, stderr=stderr,
                                    env=CLEAN_ENVIRONMENT, start_new_session=True,
                                    pass_fds=(info_for_bubblewrap, *pass_fds))
     except OSError:
@@ -402,19 +453,28 @@ class JudgeWorker:
     def _execute_in_one_jvm(self, job: JavaJob, classes: dict[str, bytes], tests: list[bytes],
                             cut_at: float | None = None) -> tuple[list[TestRun], bool]:
         """The runs of ``tests`` (from the first) one JVM gave, and whether the rest need another
-        (the JVM is stopped at the first test to end past the monotonic time ``cut_at``)."""
-        if not hasattr(os, "memfd_create"):  # not Linux: an exit the rewrite misses loses the test's output
-            return self._talk(*self.jvm.start(RUNNER, (), job.runs_shutdown_hooks), job, classes, tests, None, cut_at)
+        (the JVM is stopped at the first test to end past the monotonic time ``cut_at``). It replies on a
+        pipe of its own, in frames keyed by a secret of its own."""
         recorder = os.memfd_create("dynbench-stdout", os.MFD_CLOEXEC)
+        replies, for_replies = os.pipe()
         try:
             os.ftruncate(recorder, 4 + job.output_cap)
-            process, workdir = self.jvm.start(RUNNER, (recorder,), job.runs_shutdown_hooks)
-            return self._talk(process, workdir, job, classes, tests, recorder, cut_at)
+            _writable_only(for_replies)
+            try:
+                process, workdir = self.jvm.start(RUNNER, (for_replies, recorder), job.runs_shutdown_hooks)
+            finally:
+                os.close(for_replies)  # the JVM holds the only writer: the pipe ends when it does
+            with open(replies, "rb", closefd=False) as stream:
+                return self._talk(process, workdir, job, classes, tests, recorder, stream, for_replies, cut_at)
         finally:
+            os.close(replies)
             os.close(recorder)
 
     def _talk(self, process: subprocess.Popen, workdir: str | None, job: JavaJob, classes: dict[str, bytes],
-              tests: list[bytes], recorder: int | None, cut_at: float | None) -> tuple[list[TestRun], bool]:
+              tests: list[bytes], recorder: int, replies: io.BufferedReader, replies_fd: int, cut_at: float | None
+              ) -> tuple[list[TestRun], bool]:
+        """The runs a runner JVM replies (on ``replies``, its descriptor ``replies_fd`` in the JVM), as in
+        :meth:`_execute_in_one_jvm`."""
         deadline = _STARTUP_SECONDS + job.time_limit_ms * max(1, len(tests)) / 1000
         expired = threading.Event()
 
@@ -424,40 +484,48 @@ class JudgeWorker:
 
         timer = threading.Timer(deadline, expire)
         timer.start()
+        secret = os.urandom(SECRET_BYTES)
         runs: list[TestRun] = []
         stops = False
+        reader = _Reader(replies)
         try:
-            process.stdin.write(runner_request("" if recorder is None else f"/proc/self/fd/{recorder}",
-                                               job.main_class, classes, job.runs_shutdown_hooks, job.time_limit_ms,
-                                               job.output_cap, tests))
-            process.stdin.close()
-            reader = _Reader(process.stdout)
+            try:
+                process.stdin.write(runner_request(secret, f"/proc/self/fd/{replies_fd}", f"/proc/self/fd/{recorder}",
+                                                   job.main_class, classes, job.runs_shutdown_hooks,
+                                                   job.time_limit_ms, job.output_cap, tests))
+                process.stdin.close()
+            except OSError:
+                pass  # it ended before it read its request: its reply pipe says so
             while len(runs) < len(tests) and not stops:
-                outcome, exit_status, exception, stdout, millis = (reader.int(), reader.int(), reader.string(),
-                                                                   reader.bytes(), reader.int())
-                records = [reader.string() for _ in range(min(reader.int(), 100_000))]
+                frame = _reply(reader, secret, len(runs))
+                if frame is None:  # it ended during this test: by the program's exit, or the timer
+                    process.wait()
+                    ended = (TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms) if expired.is_set()
+                             else self._ended_jvm(process.returncode, recorder, job.output_cap))
+                    return [*runs, ended], ended.outcome == EXITED and ended.exit_status == 0
+                outcome, exit_status, exception, stdout, millis = (frame.int(), frame.int(), frame.string(),
+                                                                   frame.bytes(), frame.int())
+                records = [frame.string() for _ in range(min(frame.int(), 100_000))]
                 runs.append(TestRun(outcome, exit_status, exception, stdout, millis, records))
-                stops = reader.exactly(1) != b"\0"
+                stops = frame.exactly(1) != b"\0"
                 if cut_at is not None and time.monotonic() > cut_at and not stops and len(runs) < len(tests):
                     return runs, True  # the rest in another JVM; this one is stopped below
-        except (EOFError, OSError, ValueError):
-            process.wait()  # the timer ends a JVM that closed its output and lives on
-            if not expired.is_set():
-                runs.append(self._ended_jvm(process.returncode, recorder, job.output_cap))
-                return runs, process.returncode == 0
-            runs.append(TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms))
+        except (_ForgedReply, EOFError, ValueError):
+            # Only a judged program writes into the reply pipe besides the runner: its test fails (or timed out
+            # first), and no text it wrote is kept.
+            failed = (TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms) if expired.is_set()
+                      else TestRun(FORGED_REPLY, 0, "forged reply", b"", 0))
+            return [*runs, failed], False
         finally:
             timer.cancel()
             _stop(process, workdir)
         return runs, stops and runs[-1].outcome != TIMED_OUT
 
     @staticmethod
-    def _ended_jvm(returncode: int, recorder: int | None, cap: int) -> TestRun:
+    def _ended_jvm(returncode: int, recorder: int, cap: int) -> TestRun:
         """The run of a test whose program ended its JVM: its exit status, and what it had printed."""
         if returncode < 0:  # a signal: no exit the program asked for
             return TestRun(THREW, 0, "jvm ended", b"", 0)
-        if recorder is None:
-            return TestRun(EXITED, returncode, "", b"", 0)
         size = min(max(0, struct.unpack(">i", os.pread(recorder, 4, 0))[0]), cap)
         return TestRun(EXITED, returncode, "", os.pread(recorder, size, 4), 0)
 

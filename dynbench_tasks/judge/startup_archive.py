@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dynbench_tasks.judge.jdk import JAR, run_tool
-from dynbench_tasks.judge.wire import runner_request
+from dynbench_tasks.judge.wire import SECRET_BYTES, runner_request
 
 _TRAINING = Path(__file__).resolve().parent / "java" / "training" / "Training.java"
 _SECONDS = 120
@@ -54,7 +54,8 @@ def _make(java: str, javac: str, jar: Path, scratch: Path, flags: list[str], ent
     run_tool([javac, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)], seconds=_SECONDS)
     classes = {str(path.relative_to(compiled).with_suffix("")).replace(os.sep, "."): path.read_bytes()
                for path in compiled.rglob("*.class")}
-    request = runner_request("", "training.Training", classes, False, _SECONDS * 1000, 1 << 20, [b"5 12\n"])
+    request = runner_request(os.urandom(SECRET_BYTES), "", "", "training.Training", classes, False, _SECONDS * 1000,
+                             1 << 20, [b"5 12\n"])
     # The training program's classes never; the runner's only where a runtime linked for it holds them: an
     # archive that holds a jar's classes is valid only where that jar lies at the same path, and the
     # sandbox shows the judge's folder elsewhere.

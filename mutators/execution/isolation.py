@@ -34,9 +34,10 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 
 from mutators.execution.limits import CLEAN_ENVIRONMENT, UNPRIVILEGED_ID
 
@@ -272,7 +273,21 @@ def _bubblewrap_missing() -> str | None:
     return None
 
 
-@lru_cache(maxsize=1)
+def _found_once(find: Callable[[], Isolation]) -> Callable[[], Isolation]:
+    """``find`` cached, and run by one caller at a time: callers that ask together (the judge's workers
+    start together) wait for one answer, and its warnings are said once."""
+    cached, finding = lru_cache(maxsize=1)(find), threading.Lock()
+
+    @wraps(find)
+    def once() -> Isolation:
+        with finding:
+            return cached()
+
+    once.cache_clear = cached.cache_clear
+    return once
+
+
+@_found_once
 def isolation() -> Isolation:
     """The boundary this machine offers, found once per process (and announced once if weak)."""
     answer = None

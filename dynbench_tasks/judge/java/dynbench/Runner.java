@@ -3,6 +3,7 @@ package dynbench;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -35,14 +36,16 @@ import java.util.Map;
  * into as it is printed. What the runner keeps of a test is out of the program's reach: the program
  * runs in an unnamed module, and this module's package is never opened to it.
  *
- * <p>Request: flight recorder path ("" for none), main class, class count and (binary name, bytes)
- * pairs, whether a program's shutdown hooks run (then a test whose program registered one ends the JVM
- * for real, with the test's exit status: the hooks may print, or halt with another), time limit in ms
- * per test, output cap in bytes, test count and stdin bytes per test. Reply, one test at a time as each
- * ends: outcome (0 returned, 1 threw, 2 exit, 3 timeout), exit status, exception class, stdout bytes,
- * elapsed ms, record count and the recorded values, and whether the JVM stops after this test. It stops after a timeout, and after a test that leaves threads running
- * (they cannot be trusted to leave the next test alone): the caller runs the remaining tests in a
- * fresh JVM.
+ * <p>Request: the secret that keys this JVM's replies (read before any program code runs, and kept
+ * where none can read it: {@link Replies}), the path to write replies to ("" for standard output),
+ * flight recorder path ("" for none), main class, class count and (binary name, bytes) pairs, whether a
+ * program's shutdown hooks run (then a test whose program registered one ends the JVM for real, with
+ * the test's exit status: the hooks may print, or halt with another), time limit in ms per test,
+ * output cap in bytes, test count and stdin bytes per test. Reply, one authenticated frame per test as
+ * each ends: outcome (0 returned, 1 threw, 2 exit, 3 timeout), exit status, exception class, stdout
+ * bytes, elapsed ms, record count and the recorded values, and whether the JVM stops after this test.
+ * It stops after a timeout, and after a test that leaves threads running (they cannot be trusted to
+ * leave the next test alone): the caller runs the remaining tests in a fresh JVM.
  */
 public final class Runner {
     static final int RETURNED = 0, THREW = 1, EXITED = 2, TIMED_OUT = 3;
@@ -53,15 +56,19 @@ public final class Runner {
     private Runner() {}
 
     public static void main(String[] args) throws IOException {
-        DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
-        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out)));
-        String recorderPath;
-        try {
-            recorderPath = Wire.readString(in);
+        FileInputStream request = new FileInputStream(FileDescriptor.in);
+        byte[] secret;
+        try {  // unbuffered: no copy of the secret is left in a buffer
+            secret = Wire.readBytes(new DataInputStream(request));
         } catch (EOFException noRequest) {  // how the judge checks that a runner starts at all
             Runtime.getRuntime().halt(0);
             return;
         }
+        DataInputStream in = new DataInputStream(new BufferedInputStream(request));
+        String replyPath = Wire.readString(in);
+        Replies replies = new Replies(new BufferedOutputStream(replyPath.isEmpty()
+            ? new FileOutputStream(FileDescriptor.out) : new FileOutputStream(replyPath), 1 << 16), secret);
+        String recorderPath = Wire.readString(in);
         String mainClass = Wire.readString(in);
         Map<String, byte[]> classes = new HashMap<>();
         int classCount = in.readInt();
@@ -84,11 +91,12 @@ public final class Runner {
                 // Java runs a program's shutdown hooks as it ends, and what a hook prints counts and it may
                 // change the exit status (halt): end this JVM for real, and the caller judges the process's
                 // status and the output the flight recorder holds, as for any program that ends its JVM.
-                out.flush();
                 endingJvm = true;
                 stdout.thaw();
                 Runtime.getRuntime().exit(result.exitStatus);
             }
+            ByteArrayOutputStream frame = new ByteArrayOutputStream(64 + result.stdout.length);
+            DataOutputStream out = new DataOutputStream(frame);
             out.writeInt(result.outcome);
             out.writeInt(result.exitStatus);
             Wire.writeString(out, result.exception);
@@ -100,12 +108,11 @@ public final class Runner {
             }
             boolean stops = result.outcome == TIMED_OUT || result.threadsLeft;
             out.writeBoolean(stops);
-            out.flush();
+            replies.send(frame.toByteArray());
             if (stops) {
                 break;
             }
         }
-        out.flush();
         Runtime.getRuntime().halt(0);
     }
 
