@@ -2,6 +2,7 @@
 on the hazards a model reply brings: chatter, broken code, loops forever, System.exit, forks."""
 
 import os
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
@@ -13,7 +14,7 @@ from dynbench_tasks.errors import JdkMissing
 from dynbench_tasks.judge import java_source as js
 from dynbench_tasks.judge.jdk import find_jdk
 from dynbench_tasks.judge.jobs import program_job
-from dynbench_tasks.judge.pool import JavaJudge
+from dynbench_tasks.judge.pool import JavaJudge, _channel_root
 from dynbench_tasks.locations import data_locations
 
 pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
@@ -186,24 +187,61 @@ def test_output_comparison_as_the_original_projects_do():
     assert same_output("3.14159", "3.14", numeric=True) and not same_output("3.15", "3.14", numeric=True)
 
 
+def _java_users_below(pid: int) -> set[int]:
+    """The real user ids of the ``java`` processes among ``pid``'s descendants, as this machine's /proc shows
+    them (a judged JVM has no /proc of its own to read its user from)."""
+    parents, users = {}, {}
+    for entry in os.listdir("/proc"):
+        try:
+            text = Path(f"/proc/{entry}/status").read_text()
+            status = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+            parents[int(entry)] = int(status["PPid"])
+            if status["Name"].strip() == "java":
+                users[int(entry)] = int(status["Uid"].split()[0])
+        except (ValueError, OSError, KeyError):
+            continue
+    found = set()
+    for child, user in users.items():
+        ancestor = parents.get(child)
+        while ancestor and ancestor != pid:
+            ancestor = parents.get(ancestor)
+        if ancestor == pid:
+            found.add(user)
+    return found
+
+
 def test_judge_jvms_run_unprivileged_and_leave_nothing_behind(judge, tmp_path):
     import tempfile
+    import threading
 
-    before = {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-java-")}
-    probe = ("public class P { public static void main(String[] a) throws Exception { String uid = java.nio.file.Files"
-             ".readAllLines(java.nio.file.Path.of(\"/proc/self/status\")).stream().filter(l -> l.startsWith(\"Uid:\"))"
-             ".findFirst().get().split(\"\\\\s+\")[1]; System.out.println(uid + \" \" + new java.io.File(\".\")"
-             ".getAbsolutePath()); } }")
-    with JavaJudge(workers=1, hidden=data_locations()) as fresh:
-        statuses = BENCHMARKS["codenet"].judge_replies([(probe, stdin_doc(("", "x\n")))], fresh, 2000)
-        job = program_job(probe, "0", [b""], 2000)
-        output = fresh.run([job])[0].runs[0].stdout.decode()
+    def left() -> set[str]:  # the scratch folders of JVMs, and the folders of their reply pipes and recorders
+        return ({n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-java-")}
+                | {n for n in os.listdir(_channel_root()) if n.startswith("dynbench-channel-")})
+
+    before = left()
+    probe = ("public class P { public static void main(String[] a) throws Exception { Thread.sleep(1500); "
+             "System.out.println(new java.io.File(\".\").getAbsolutePath()); } }")
+    users: set[int] = set()
+    running = threading.Event()
+
+    def watch() -> None:
+        while not running.wait(0.1):
+            users.update(_java_users_below(os.getpid()))
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        with JavaJudge(workers=1, hidden=data_locations()) as fresh:
+            statuses = BENCHMARKS["codenet"].judge_replies([(probe, stdin_doc(("", "x\n")))], fresh, 4000)
+            job = program_job(probe, "0", [b""], 4000)
+            output = fresh.run([job])[0].runs[0].stdout.decode()
+    finally:
+        running.set()
+        watcher.join()
     assert statuses == ["wrong_output"]
-    uid, folder = output.split()
-    assert uid == ("65534" if os.getuid() == 0 else str(os.getuid()))
-    assert folder.startswith(tempfile.gettempdir())
-    after = {n for n in os.listdir(tempfile.gettempdir()) if n.startswith("dynbench-java-")}
-    assert after <= before
+    assert users == {65534 if os.getuid() == 0 else os.getuid()}, users
+    assert output.strip().startswith(tempfile.gettempdir())
+    assert left() <= before
 
 
 def test_missing_jdk_names_the_package(monkeypatch):

@@ -157,9 +157,9 @@ def test_a_harness_job_starts_the_hookless_runner_and_a_stdin_job_the_other(judg
     started = []
     original = pool._Jvm.start
 
-    def spy(self, main, pass_fds=(), reads_shutdown_hooks=True):
+    def spy(self, main, channel=None, reads_shutdown_hooks=True):
         started.append((main, reads_shutdown_hooks))
-        return original(self, main, pass_fds, reads_shutdown_hooks)
+        return original(self, main, channel, reads_shutdown_hooks)
 
     monkeypatch.setattr(pool._Jvm, "start", spy)
     stdin_job = program_job("public class Main { public static void main(String[] a) { System.out.println(1); } }",

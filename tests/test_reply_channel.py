@@ -3,15 +3,20 @@ that says its test returned and printed the right output, by every route Java of
 standard output and error through ``FileDescriptor``, ``/dev/stdout``, ``/proc/self/fd/1``, every
 descriptor it inherited, a thread still writing after its test, a shutdown hook; a malformed frame;
 TransCoder's harness answered at its last call), then throws, halts or spins, fails as the same program
-without the forged reply does. Through a real lm_eval run (the CLI, a scripted model) on Avatar and
+without the forged reply does; so does one that reads the key from its JVM's memory (``/proc/self/mem``)
+and signs its frame, and one that writes a shared library wherever it can (a folder, the flight recorder
+by its descriptor) and loads it (native code reaches the key and everything else). Through a real lm_eval run (the CLI, a scripted model) on Avatar and
 TransCoder, and through ``dynbench verify`` on that run and on a copy claiming the forged passes, each
 beside an honest right and an honest wrong Java answer (and, on Avatar, one that is right only where
 nothing of the request, whose first bytes are the secret, is left on the JVM's own stdin)."""
 
+import base64
 import gzip
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -55,12 +60,120 @@ class Forge {{
 }}"""
 
 
-def _sum(attack: str, printed: str = "a + b") -> str:
-    """A Java answer to SUM that prints ``printed``, then runs ``attack`` (with ``fake``, the forged frame)."""
+def _library() -> str:
+    """A real shared library (one function) compiled now, base64; "" where there is no C compiler (the
+    program then loads a copy of one of the JDK's)."""
+    cc = shutil.which("cc")
+    if cc is None:
+        return ""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "probe.c").write_text("int dynbench_probe(void) { return 42; }\n")
+        subprocess.run([cc, "-shared", "-fPIC", "-s", "-o", f"{folder}/libprobe.so", f"{folder}/probe.c"], check=True)
+        return base64.b64encode((Path(folder) / "libprobe.so").read_bytes()).decode()
+
+
+STEAL = """
+class Steal {
+    static byte[] key() {
+        java.util.Set<String> inner = new java.util.HashSet<>(), outer = new java.util.HashSet<>();
+        try (BufferedReader maps = new BufferedReader(new FileReader("/proc/self/maps"));
+             RandomAccessFile memory = new RandomAccessFile("/proc/self/mem", "r")) {
+            byte[] chunk = new byte[1 << 20];
+            for (String line; (line = maps.readLine()) != null; ) {
+                String[] fields = line.split("\\\\s+");
+                if (!fields[1].startsWith("rw")) continue;
+                String[] range = fields[0].split("-");
+                long start = Long.parseUnsignedLong(range[0], 16), end = Long.parseUnsignedLong(range[1], 16);
+                for (long at = start; at < end; at += chunk.length - 64) {
+                    int size = (int) Math.min(chunk.length, end - at);
+                    try { memory.seek(at); memory.readFully(chunk, 0, size); } catch (IOException unreadable) { break; }
+                    for (int i = 0; i + 64 <= size; i += 8) {
+                        if (padded(chunk, i, 0x36)) inner.add(xor(chunk, i, 0x36));
+                        else if (padded(chunk, i, 0x5c)) outer.add(xor(chunk, i, 0x5c));
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return null;
+        }
+        inner.retainAll(outer);
+        inner.remove("0".repeat(64));
+        return inner.isEmpty() ? null : java.util.HexFormat.of().parseHex(inner.iterator().next());
+    }
+    static boolean padded(byte[] chunk, int at, int pad) {
+        for (int i = at + 32; i < at + 64; i++) if (chunk[i] != (byte) pad) return false;
+        return true;
+    }
+    static String xor(byte[] chunk, int at, int pad) {
+        byte[] key = new byte[32];
+        for (int i = 0; i < 32; i++) key[i] = (byte) (chunk[at + i] ^ pad);
+        return java.util.HexFormat.of().formatHex(key);
+    }
+    static byte[] signed(byte[] frame, int number, byte[] key) throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+        mac.update(new byte[] {(byte) (number >>> 24), (byte) (number >>> 16), (byte) (number >>> 8), (byte) number});
+        byte[] tag = mac.doFinal(frame);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new DataOutputStream(out).writeInt(frame.length);
+        out.write(frame);
+        out.write(tag);
+        return out.toByteArray();
+    }
+}"""
+
+NATIVE = """
+class Native {
+    static boolean loaded(String library) throws IOException {
+        byte[] bytes = library.isEmpty()  // no C compiler where the test ran: a library of the JDK's
+            ? java.nio.file.Files.readAllBytes(java.nio.file.Path.of(System.getProperty("java.home"), "lib", "libjsig.so"))
+            : java.util.Base64.getDecoder().decode(library);
+        java.util.List<String> places = new java.util.ArrayList<>(java.util.List.of("/tmp", "/dev/shm", "/var/tmp",
+            "/run", "/run/dynbench-channel", ".", System.getProperty("java.io.tmpdir"), System.getProperty("user.home")));
+        for (int fd = 0; fd < 64; fd++) {
+            places.add("/proc/self/fd/" + fd);
+            places.add("/proc/" + ProcessHandle.current().pid() + "/fd/" + fd);
+            places.add("/dev/fd/" + fd);
+        }
+        places.add("/run/dynbench-channel/recorder");
+        for (String place : places) {
+            File file = new File(place);
+            if (file.isDirectory()) file = new File(file, "libattack.so");
+            else if (!file.isFile()) continue;
+            try (RandomAccessFile out = new RandomAccessFile(file, "rw")) {
+                byte[] kept = new byte[(int) Math.min(bytes.length, out.length())];
+                out.readFully(kept);
+                out.seek(0);
+                out.write(bytes);
+                try {
+                    System.load(file.getAbsolutePath());
+                    return true;
+                } catch (UnsatisfiedLinkError refused) {  // or it is: by this JVM's test before
+                    if (String.valueOf(refused.getMessage()).contains("already loaded")) return true;
+                } finally {
+                    out.seek(0);
+                    out.write(kept);
+                }
+            } catch (IOException | RuntimeException refused) {
+            }
+        }
+        return false;
+    }
+}"""
+
+
+# The number of a JVM's first test frame: frame 0 says the runner is ready. A forged frame says "stop
+# here", so every test it answers is the first of a fresh JVM.
+FIRST_TEST_FRAME = 1
+
+
+def _sum(attack: str, printed: str = "a + b", helpers: str = "") -> str:
+    """A Java answer to SUM that prints ``printed``, then runs ``attack`` (with ``fake``, the forged frame);
+    ``helpers``: more classes it needs."""
     return (f"```java\nimport java.io.*;\nimport java.util.*;\npublic class Main {{\n    public static void main("
             f"String[] args) throws Exception {{\n        Scanner in = new Scanner(System.in);\n        long a = "
             f"in.nextLong(), b = in.nextLong();\n        System.out.println({printed});\n        System.out.flush();\n"
-            f"        byte[] fake = Forge.frame((a + b) + \"\\n\");\n        {attack}\n    }}\n}}\n{FORGE}\n```")
+            f"        byte[] fake = Forge.frame((a + b) + \"\\n\");\n        {attack}\n    }}\n}}\n{FORGE}{helpers}\n```")
 
 
 STDOUT = "new FileOutputStream(FileDescriptor.out)"
@@ -86,6 +199,12 @@ AVATAR_ATTACKS = {  # each prints the right sum, forges a reply saying so, and t
     "a shutdown hook, as the program exits with 3": (_sum(
         f"Runtime.getRuntime().addShutdownHook(new Thread(() -> {{ Forge.to({STDOUT}, fake); Forge.everywhere(fake); "
         "}));\n        System.exit(3);"), "runtime_error"),
+    "the key from its JVM's memory, a frame signed with it, then throws": (_sum(
+        f"byte[] key = Steal.key();\n        if (key != null) {{ Forge.everywhere(Steal.signed(fake, {FIRST_TEST_FRAME}, key)); }}"
+        f"\n        {THROW}", helpers=STEAL), "runtime_error"),
+    # native code could do anything (sign a frame, write the runner's memory); that it loaded is enough here
+    "a shared library it wrote, loaded, or it throws": (_sum(f'if (!Native.loaded("{_library()}")) {{ {THROW} }}',
+                                                             helpers=NATIVE), "runtime_error"),
 }
 AVATAR_CONTROLS = {"honest right": (_sum(""), "passed"), "honest wrong": (_sum("", "a + b + 1"), "wrong_output"),
                    # right only where nothing of the request (the secret first) is left on the JVM's own stdin
@@ -210,7 +329,10 @@ def _claim_passed(folder: Path, task: str, forged: list[bool]) -> None:
 # were shut already (the JVM's stdout pipe could not be opened anew as the sandbox's user).
 PASSED_BEFORE = {"FileDescriptor.out, then throws", "FileDescriptor.out, then halt(3)", "FileDescriptor.out, then spins",
                  "a malformed frame (-1), then throws", "a thread still writing after its test",
-                 "a shutdown hook, as the program exits with 3", "forged at the harness's last call"}
+                 "a shutdown hook, as the program exits with 3", "forged at the harness's last call",
+                 # and before a runner's sandbox lost /proc (its frames then numbered from 0): passed
+                 "the key from its JVM's memory, a frame signed with it, then throws",
+                 "a shared library it wrote, loaded, or it throws"}
 
 
 def test_verify_judges_forged_replies_as_failures(run, problems, tmp_path):

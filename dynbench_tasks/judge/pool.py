@@ -9,11 +9,13 @@ in a mount whitelist that holds the JDK, the shared libraries it loads and the j
 nothing else, none of it writable: a judged program can start no program but ``java`` itself, and
 write none. Process limits and a heap cap hold in either mode. A program that ends its JVM ends its
 test, by whatever route: its exit status is the process's, its output what the runner's flight
-recorder (shared memory) holds, and its remaining tests run in a fresh JVM; the source rewrite of
+recorder (a file mapped into memory) holds, and its remaining tests run in a fresh JVM; the source rewrite of
 every ``System.exit`` a source spells (:func:`java_source.redirect_exits`) only saves that JVM. The
 runner keeps its own state in module ``dynbench``, which no judged program can open by reflection,
 and replies on a pipe of its own in frames authenticated by a secret each JVM is sent before any program
-code runs (``java/dynbench/Replies.java``): whatever a program writes there fails its test.
+code runs (``java/dynbench/Replies.java``): whatever a program writes there fails its test. A program's
+JVM has no ``/proc`` and nothing writable a program can name (:class:`_Channel`), so it can neither read
+the key from its JVM's memory nor load native code that would.
 Every verdict is computed by the caller from what each test printed and recorded; expected outputs
 and reference code never enter a JVM.
 """
@@ -44,7 +46,15 @@ from dynbench_tasks.judge.java_source import redirect_exits
 from dynbench_tasks.judge.jdk import JAR, find_jdk, judge_classes, sandbox_mounts
 from dynbench_tasks.judge.runtime_image import runtime_image
 from dynbench_tasks.judge.startup_archive import startup_archive
-from dynbench_tasks.judge.wire import SECRET_BYTES, TAG_BYTES, pack_string, reply_tag, runner_request
+from dynbench_tasks.judge.wire import (
+    READY,
+    SECRET_BYTES,
+    TAG_BYTES,
+    pack_string,
+    reply_tag,
+    runner_greeting,
+    runner_job,
+)
 from mutators.execution import CLEAN_ENVIRONMENT, UNPRIVILEGED_ID, SandboxUnavailable, WorkerPool
 from mutators.execution.isolation import BUBBLEWRAP, bubblewrap_launch, inside, isolation, sandbox_paths, unprivileged
 
@@ -67,6 +77,9 @@ SPARE_JVMS = 1
 SHARE_AFTER_SECONDS = 2.0
 _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
 RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
+# Where a runner JVM in bubblewrap finds its reply pipe and flight recorder (_Channel) until it holds both.
+_CHANNEL_INSIDE = "/run/dynbench-channel"
+_REPLIES, _RECORDER = "replies", "recorder"
 _BUILDING = threading.Lock()
 # Runs the program its test names (its stdin): how programs run together (JudgeWorker.run_together).
 _DISPATCH = "dispatch"
@@ -228,17 +241,17 @@ class _Jvm:
                 raise SandboxUnavailable(f"a JVM cannot start in the Java sandbox ({why}); DYNBENCH_ISOLATION=rlimits "
                                          "runs Java without bubblewrap and its whitelist")
 
-    def start(self, main: str, pass_fds: tuple[int, ...] = (), reads_shutdown_hooks: bool = True
+    def start(self, main: str, channel: str | None = None, reads_shutdown_hooks: bool = True
               ) -> tuple[subprocess.Popen, str | None]:
-        """A JVM running ``main``, with a pipe to its stdin (and its stdout: :func:`_stdout`) and
-        ``pass_fds`` open in it; and a folder to remove once it ends (its scratch folder, or the staging
-        folder of its sandbox), if any. A JVM whose limits could not be set is returned ended. A runner
-        for programs whose shutdown hooks never run starts faster where it can
-        (:attr:`_Launch.reads_shutdown_hooks`)."""
+        """A JVM running ``main``, with a pipe to its stdin (and its stdout: :func:`_stdout`), that sees
+        the folder ``channel`` (:class:`_Channel`) where :meth:`channel_seen` says; and a folder to remove
+        once it ends (its scratch folder, or the staging folder of its sandbox), if any. A JVM whose limits
+        could not be set is returned ended. A runner for programs whose shutdown hooks never run starts
+        faster where it can (:attr:`_Launch.reads_shutdown_hooks`)."""
         flags = self._flags()
         launch = self.launches[main] if reads_shutdown_hooks or main != RUNNER else self.hookless_runner
         if self.isolated:
-            process, staging, _ = _start_whitelisted(launch, flags, self.hidden, self.limited, pass_fds=pass_fds,
+            process, staging, _ = _start_whitelisted(launch, flags, self.hidden, self.limited, channel=channel,
                                                      stdout=_stdout(main))
             return process, staging
         workdir = tempfile.mkdtemp(prefix="dynbench-java-")
@@ -251,8 +264,12 @@ class _Jvm:
         process = subprocess.Popen([*limits, *launch.argv(flags)],
                                    stdin=subprocess.PIPE, stdout=_stdout(main), stderr=subprocess.DEVNULL,
                                    cwd=workdir, env={**CLEAN_ENVIRONMENT, "HOME": workdir}, start_new_session=True,
-                                   pass_fds=pass_fds, **privileges)
+                                   **privileges)
         return process, workdir
+
+    def channel_seen(self, folder: str) -> str:
+        """Where a JVM :meth:`start` was given the folder ``folder`` sees it."""
+        return _CHANNEL_INSIDE if self.isolated else folder
 
     def _flags(self) -> list[str]:
         return [f"-Xmx{self.heap_mb}m", *_JVM_FLAGS]
@@ -273,16 +290,68 @@ class _Jvm:
         return hashlib.sha256(json.dumps([argv, released]).encode()).hexdigest()[:16]
 
 
-def _writable_only(pipe: int) -> None:
-    """The runner opens its end of the reply pipe anew (``/proc/self/fd``), and so may a judged program:
-    both may write there (only the runner's frames pass), neither may read it, which would take a
-    frame from the judge. As root, the JVM runs as nobody, who may neither change that nor read it;
-    as another user, the JVM is its owner, and could set the mode back (docs/sandbox.md)."""
-    if os.getuid() == 0:
-        os.fchown(pipe, 0, UNPRIVILEGED_ID)
-        os.fchmod(pipe, 0o020)
-    else:
-        os.fchmod(pipe, 0o200)
+class _Channel:
+    """A runner JVM's reply pipe and flight recorder: a FIFO and a file of ``4 + output_cap`` bytes in a
+    folder of their own, which the runner opens by name before any program code runs. As soon as it holds
+    both (its first frame, :data:`wire.READY`) :meth:`unlink` removes both names and the folder, so no judged
+    program can open either again (a runner's sandbox has no ``/proc``) or put a file in its place: the
+    program's JVM then holds nothing writable it can name. Until then the runner alone runs there, and
+    opens the pipe write-only: reading it would take a frame from the judge. As root the JVM runs as
+    nobody, who may write both (group ``nobody``) but may neither read the pipe nor change a mode."""
+
+    def __init__(self, output_cap: int) -> None:
+        self.replies = self.recorder = None
+        self.folder = tempfile.mkdtemp(prefix="dynbench-channel-", dir=_channel_root())
+        try:
+            os.chmod(self.folder, 0o755)
+            os.mkfifo(self.path(_REPLIES), 0o600)
+            # Opened before the runner opens its end (which then does not wait for a reader); a read sees the
+            # end of the pipe only once a writer has come and gone (:func:`_wait_for_writer`).
+            self.replies = os.open(self.path(_REPLIES), os.O_RDONLY | os.O_NONBLOCK)
+            self.recorder = os.open(self.path(_RECORDER), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            os.ftruncate(self.recorder, 4 + output_cap)
+            if os.getuid() == 0:
+                for name, mode in ((_REPLIES, 0o020), (_RECORDER, 0o060)):
+                    os.chown(self.path(name), -1, UNPRIVILEGED_ID)
+                    os.chmod(self.path(name), mode)
+            else:
+                os.chmod(self.path(_REPLIES), 0o200)
+        except OSError:
+            self.close()
+            raise
+
+    def path(self, name: str, folder: str | None = None) -> str:
+        return os.path.join(folder or self.folder, name)
+
+    def unlink(self) -> None:
+        """No name leads to the pipe or the recorder any more, and the folder is gone (where a sandbox
+        binds it, that bind goes with it)."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def close(self) -> None:
+        for descriptor in (self.replies, self.recorder):
+            if descriptor is not None:
+                os.close(descriptor)
+        self.replies = self.recorder = None
+        self.unlink()
+
+
+def _channel_root() -> str:
+    """Where channels are made: in memory where the machine has a shared-memory folder (the recorder is
+    written at every print), else the temporary folder."""
+    shared = "/dev/shm"
+    return shared if os.path.isdir(shared) and os.access(shared, os.W_OK | os.X_OK) else tempfile.gettempdir()
+
+
+def _wait_for_writer(replies: int, process: subprocess.Popen, expired: threading.Event) -> None:
+    """Until the runner has opened its end of the reply pipe ``replies`` (there is something to read, or
+    its end was closed again), its JVM has ended or its time is up; then ``replies`` blocks as it is read."""
+    waiting = select.poll()  # not select.select: a descriptor past 1023 is fine
+    waiting.register(replies, select.POLLIN)
+    while not waiting.poll(250):
+        if process.poll() is not None or expired.is_set():
+            break
+    os.set_blocking(replies, True)
 
 
 def _stdout(main: str) -> int:
@@ -292,22 +361,29 @@ def _stdout(main: str) -> int:
 
 
 def _start_whitelisted(launch: _Launch, flags: list[str], hidden: Sequence[str] = (), limited: bool = True,
-                       stderr=subprocess.DEVNULL, pass_fds: tuple[int, ...] = (), stdout=subprocess.DEVNULL
+                       stderr=subprocess.DEVNULL, channel: str | None = None, stdout=subprocess.DEVNULL
                        ) -> tuple[subprocess.Popen, str | None, str]:
     """The JVM ``launch`` starts, in the sandbox that holds only what its ``java`` needs
-    (:func:`jdk.sandbox_mounts`) and the judge's folder: (the process, its staging folder, and why it
-    was stopped, "" if it was not). Its process limits are set from here once bubblewrap has made the
-    sandbox's namespaces (prlimit is not in the sandbox; set before, the limit on processes would count
-    every process of that user on this machine, not the sandbox's)."""
+    (:func:`jdk.sandbox_mounts`) and the judge's folder, and the folder ``channel`` at
+    :data:`_CHANNEL_INSIDE`: (the process, its staging folder, and why it was stopped, "" if it was not).
+    A runner's sandbox has no ``/proc``: a judged program can neither read its JVM's memory
+    (``/proc/self/mem``) nor reopen a descriptor of its JVM; the loader, which would find the JDK's
+    libraries through ``/proc/self/exe``, is told where they are. Its process limits are set from here
+    once bubblewrap has made the sandbox's namespaces (prlimit is not in the sandbox; set before, the
+    limit on processes would count every process of that user on this machine, not the sandbox's)."""
     readable, libraries = sandbox_mounts(launch.java)
     paths = sandbox_paths([*readable, launch.judge], system=False)
+    runner = launch.main == RUNNER
+    libraries_seen = inside(str(Path(launch.java).resolve().parent.parent / "lib"), paths)
+    environment = {**CLEAN_ENVIRONMENT, "LD_LIBRARY_PATH": libraries_seen} if runner else None
     info, info_for_bubblewrap = os.pipe()
     sandbox = bubblewrap_launch(launch.argv(flags, lambda path: inside(path, paths)), paths, hidden,
-                                whitelist=libraries, info_fd=info_for_bubblewrap)
+                                whitelist=libraries, info_fd=info_for_bubblewrap, proc=not runner,
+                                environment=environment,
+                                writable={channel: _CHANNEL_INSIDE} if channel else None)
     try:
         process = subprocess.Popen(sandbox.argv, stdin=subprocess.PIPE, stdout=stdout, stderr=stderr,
-                                   env=CLEAN_ENVIRONMENT, start_new_session=True,
-                                   pass_fds=(info_for_bubblewrap, *pass_fds))
+                                   env=CLEAN_ENVIRONMENT, start_new_session=True, pass_fds=(info_for_bubblewrap,))
     except OSError:
         os.close(info)
         sandbox.cleanup()
@@ -454,27 +530,21 @@ class JudgeWorker:
                             cut_at: float | None = None) -> tuple[list[TestRun], bool]:
         """The runs of ``tests`` (from the first) one JVM gave, and whether the rest need another
         (the JVM is stopped at the first test to end past the monotonic time ``cut_at``). It replies on a
-        pipe of its own, in frames keyed by a secret of its own."""
-        recorder = os.memfd_create("dynbench-stdout", os.MFD_CLOEXEC)
-        replies, for_replies = os.pipe()
+        pipe of its own (:class:`_Channel`), in frames keyed by a secret of its own."""
+        channel = _Channel(job.output_cap)
         try:
-            os.ftruncate(recorder, 4 + job.output_cap)
-            _writable_only(for_replies)
-            try:
-                process, workdir = self.jvm.start(RUNNER, (for_replies, recorder), job.runs_shutdown_hooks)
-            finally:
-                os.close(for_replies)  # the JVM holds the only writer: the pipe ends when it does
-            with open(replies, "rb", closefd=False) as stream:
-                return self._talk(process, workdir, job, classes, tests, recorder, stream, for_replies, cut_at)
+            process, workdir = self.jvm.start(RUNNER, channel.folder, job.runs_shutdown_hooks)
+            with open(channel.replies, "rb", closefd=False) as stream:
+                return self._talk(process, workdir, job, classes, tests, channel, stream, cut_at)
         finally:
-            os.close(replies)
-            os.close(recorder)
+            channel.close()
 
     def _talk(self, process: subprocess.Popen, workdir: str | None, job: JavaJob, classes: dict[str, bytes],
-              tests: list[bytes], recorder: int, replies: io.BufferedReader, replies_fd: int, cut_at: float | None
+              tests: list[bytes], channel: _Channel, replies: io.BufferedReader, cut_at: float | None
               ) -> tuple[list[TestRun], bool]:
-        """The runs a runner JVM replies (on ``replies``, its descriptor ``replies_fd`` in the JVM), as in
-        :meth:`_execute_in_one_jvm`."""
+        """The runs a runner JVM replies (on ``replies``, the read end of ``channel``'s pipe), as in
+        :meth:`_execute_in_one_jvm`. Its first frame says it holds its channel; the program goes to it only
+        once the channel's names are gone."""
         deadline = _STARTUP_SECONDS + job.time_limit_ms * max(1, len(tests)) / 1000
         expired = threading.Event()
 
@@ -485,23 +555,34 @@ class JudgeWorker:
         timer = threading.Timer(deadline, expire)
         timer.start()
         secret = os.urandom(SECRET_BYTES)
+        seen = self.jvm.channel_seen(channel.folder)
         runs: list[TestRun] = []
         stops = False
         reader = _Reader(replies)
         try:
             try:
-                process.stdin.write(runner_request(secret, f"/proc/self/fd/{replies_fd}", f"/proc/self/fd/{recorder}",
-                                                   job.main_class, classes, job.runs_shutdown_hooks,
-                                                   job.time_limit_ms, job.output_cap, tests))
-                process.stdin.close()
+                greeting = runner_greeting(secret, channel.path(_REPLIES, seen), channel.path(_RECORDER, seen))
+                process.stdin.write(greeting)
+                process.stdin.flush()
             except OSError:
                 pass  # it ended before it read its request: its reply pipe says so
+            _wait_for_writer(channel.replies, process, expired)
+            ready = _reply(reader, secret, 0)
+            channel.unlink()
+            if ready is not None and ready.stream.read() != READY:
+                raise _ForgedReply
+            try:
+                process.stdin.write(runner_job(job.main_class, classes, job.runs_shutdown_hooks, job.time_limit_ms,
+                                               job.output_cap, tests))
+                process.stdin.close()
+            except OSError:
+                pass  # it ended (or never got ready): its reply pipe says so
             while len(runs) < len(tests) and not stops:
-                frame = _reply(reader, secret, len(runs))
+                frame = _reply(reader, secret, len(runs) + 1)
                 if frame is None:  # it ended during this test: by the program's exit, or the timer
                     process.wait()
                     ended = (TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms) if expired.is_set()
-                             else self._ended_jvm(process.returncode, recorder, job.output_cap))
+                             else self._ended_jvm(process.returncode, channel.recorder, job.output_cap))
                     return [*runs, ended], ended.outcome == EXITED and ended.exit_status == 0
                 outcome, exit_status, exception, stdout, millis = (frame.int(), frame.int(), frame.string(),
                                                                    frame.bytes(), frame.int())

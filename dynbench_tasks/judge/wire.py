@@ -10,6 +10,8 @@ import struct
 
 SECRET_BYTES = 32
 TAG_BYTES = 32
+# The runner's first frame (number 0): it holds its reply pipe and flight recorder, and no program code has run.
+READY = b""
 
 
 def pack(data: bytes) -> bytes:
@@ -20,19 +22,32 @@ def pack_string(text: str) -> bytes:
     return pack(text.encode("utf-8"))
 
 
-def runner_request(secret: bytes, replies: str, recorder: str, main_class: str, classes: dict[str, bytes],
-                   runs_shutdown_hooks: bool, time_limit_ms: int, output_cap: int, tests: list[bytes]) -> bytes:
-    """A ``dynbench.Runner`` request: run ``main_class`` (from ``classes``) on each test's stdin, and reply
-    on the file ``replies`` ("" for standard output) in frames keyed by ``secret``."""
+def runner_greeting(secret: bytes, replies: str, recorder: str) -> bytes:
+    """The first part of a ``dynbench.Runner`` request: the ``secret`` that keys its reply frames, the file
+    ``replies`` it replies on ("" for standard output) and its flight recorder ``recorder`` ("" for none).
+    The runner opens both and sends its first frame (:data:`READY`) before it reads the rest."""
+    return pack(secret) + pack_string(replies) + pack_string(recorder)
+
+
+def runner_job(main_class: str, classes: dict[str, bytes], runs_shutdown_hooks: bool, time_limit_ms: int,
+               output_cap: int, tests: list[bytes]) -> bytes:
+    """The rest of a ``dynbench.Runner`` request, sent once it is :data:`READY`: run ``main_class`` (from
+    ``classes``) on each test's stdin."""
     request = io.BytesIO()
-    request.write(pack(secret) + pack_string(replies) + pack_string(recorder) + pack_string(main_class)
-                  + struct.pack(">i", len(classes)))
+    request.write(pack_string(main_class) + struct.pack(">i", len(classes)))
     for name, data in classes.items():
         request.write(pack_string(name) + pack(data))
     request.write(struct.pack(">?iii", runs_shutdown_hooks, time_limit_ms, output_cap, len(tests)))
     for data in tests:
         request.write(pack(data))
     return request.getvalue()
+
+
+def runner_request(secret: bytes, replies: str, recorder: str, main_class: str, classes: dict[str, bytes],
+                   runs_shutdown_hooks: bool, time_limit_ms: int, output_cap: int, tests: list[bytes]) -> bytes:
+    """A whole ``dynbench.Runner`` request at once, for a runner that replies on its standard output."""
+    return (runner_greeting(secret, replies, recorder)
+            + runner_job(main_class, classes, runs_shutdown_hooks, time_limit_ms, output_cap, tests))
 
 
 def reply_tag(secret: bytes, number: int, frame: bytes) -> bytes:

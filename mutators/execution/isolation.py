@@ -10,8 +10,8 @@ What it needs differs by language:
   its children cannot exec anything at all (the seccomp filter of :mod:`.worker`);
 * a Java sandbox is a whitelist (``whitelist=`` below): the JDK parts, exactly the shared libraries
   they load, the dynamic loader and what the caller names, and nothing writable at all (no ``/tmp``,
-  no ``/dev/shm``, a read-only ``/proc`` and ``/dev``), so the only programs it holds are the JDK's
-  own and none can be written.
+  no ``/dev/shm``, a read-only ``/proc``, or none, and ``/dev``; only a folder the caller binds
+  ``writable``), so the only programs it holds are the JDK's own and none can be written.
 
 Started as root it runs as ``nobody``; a folder ``nobody`` cannot reach (a Python under a 0700
 home) is first bound, in a private mount namespace of the launcher, to a place it can, so the
@@ -163,7 +163,8 @@ def unprivileged(argv: Sequence[str]) -> list[str]:
 
 def bubblewrap_launch(argv: Sequence[str], paths: dict[str, str], hidden: Sequence[str] = (),
                       chdir: str = "/tmp", environment: dict[str, str] | None = None,
-                      whitelist: dict[str, str] | None = None, info_fd: int | None = None) -> Launch:
+                      whitelist: dict[str, str] | None = None, info_fd: int | None = None,
+                      writable: dict[str, str] | None = None, proc: bool = True) -> Launch:
     """``argv`` inside a fresh bubblewrap sandbox that can read the sources of ``paths`` (each where
     ``paths`` puts it), with every folder in ``hidden`` that lies in them masked by an empty one, and
     ``environment`` (by default the clean one) as its whole environment. With ``info_fd`` (an open
@@ -173,7 +174,9 @@ def bubblewrap_launch(argv: Sequence[str], paths: dict[str, str], hidden: Sequen
     Without ``whitelist`` it also reads ``/usr`` and the other system folders and writes a private
     ``/tmp`` and ``/dev/shm``. With one (``{path inside: file here}``, e.g. from
     :func:`shared_libraries`) it sees those files and ``paths`` only, and nothing in it is writable:
-    ``/tmp`` is an empty read-only folder, ``/proc`` and ``/dev`` are read-only."""
+    ``/tmp`` is an empty read-only folder, ``/proc`` and ``/dev`` are read-only. ``writable``
+    (``{folder here: path inside}``) binds folders writable, whatever else it says (their own modes
+    decide who may write there); without ``proc`` there is no ``/proc`` at all."""
     command = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--as-pid-1",
                "--new-session", "--clearenv"]
     if info_fd is not None:
@@ -185,12 +188,13 @@ def bubblewrap_launch(argv: Sequence[str], paths: dict[str, str], hidden: Sequen
             command += ["--symlink", os.readlink(folder), folder]
         elif os.path.isdir(folder) and whitelist is None:
             command += ["--ro-bind", folder, folder]
-    command += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc", "--dev", "/dev"]
+    command += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", *(["--proc", "/proc"] if proc else []),
+                "--dev", "/dev"]
     if whitelist is None:
         for folder in _SCRATCH:
             command += ["--size", str(SCRATCH_BYTES), "--tmpfs", folder]
     else:
-        command += ["--remount-ro", "/proc", "--dir", "/tmp"]  # no writing to /proc/self/mem either
+        command += [*(["--remount-ro", "/proc"] if proc else []), "--dir", "/tmp"]  # no writing to /proc/self/mem
     command += ["--remount-ro", "/dev"]  # its device nodes stay usable; a /dev/shm mounted on it stays writable
     as_root = os.getuid() == 0
     binds = [*paths.items(), *((source, destination) for destination, source in (whitelist or {}).items())]
@@ -203,6 +207,8 @@ def bubblewrap_launch(argv: Sequence[str], paths: dict[str, str], hidden: Sequen
             bound = os.path.join(staging, str(index))
             staged.append((source, bound))
         command += ["--ro-bind", bound, destination]
+    for source, destination in (writable or {}).items():
+        command += ["--bind", source, destination]
     for path in sorted({os.path.realpath(p) for p in hidden if p}):
         if os.path.isdir(path) and _within(path, [*paths, *(_SYSTEM_FOLDERS if whitelist is None else ())]):
             command += ["--tmpfs", inside(path, paths), "--remount-ro", inside(path, paths)]

@@ -8,8 +8,8 @@ import java.util.Arrays;
  * The runner's replies to the judge, each frame authenticated: its length, its bytes, and
  * HMAC-SHA256 over the frame's number and bytes, keyed by the secret the judge sent this JVM before
  * any program code ran. A judged program may write into the reply pipe by whatever route it finds, but
- * it never holds the key (module dynbench is never opened), so whatever it writes fails the check and
- * fails its test. SHA-256 by hand: javax.crypto's provider lookup costs every fresh JVM milliseconds.
+ * it never holds the key (module dynbench is never opened, and its JVM has no /proc to read memory
+ * through and nowhere to write native code), so whatever it writes fails the check and fails its test. SHA-256 by hand: javax.crypto's provider lookup costs every fresh JVM milliseconds.
  */
 final class Replies {
     private static final int BLOCK = 64;

@@ -32,18 +32,20 @@ import java.util.Map;
  *
  * <p>A program may end the JVM itself (System.exit or Runtime.halt by any route the source rewrite
  * does not see): the caller then takes the test's exit status from the process, and what it printed
- * from the flight recorder, a shared memory file this JVM writes every byte of the test's stdout
+ * from the flight recorder, a file mapped into memory that this JVM writes every byte of the test's stdout
  * into as it is printed. What the runner keeps of a test is out of the program's reach: the program
  * runs in an unnamed module, and this module's package is never opened to it.
  *
  * <p>Request: the secret that keys this JVM's replies (read before any program code runs, and kept
- * where none can read it: {@link Replies}), the path to write replies to ("" for standard output),
- * flight recorder path ("" for none), main class, class count and (binary name, bytes) pairs, whether a
- * program's shutdown hooks run (then a test whose program registered one ends the JVM for real, with
- * the test's exit status: the hooks may print, or halt with another), time limit in ms per test,
- * output cap in bytes, test count and stdin bytes per test. Reply, one authenticated frame per test as
- * each ends: outcome (0 returned, 1 threw, 2 exit, 3 timeout), exit status, exception class, stdout
- * bytes, elapsed ms, record count and the recorded values, and whether the JVM stops after this test.
+ * where none can read it: {@link Replies}), the path to write replies to ("" for standard output) and
+ * the flight recorder's path ("" for none). The runner opens both by path and replies an empty frame;
+ * then (the judge has removed both names: no program can open either) main class, class count and
+ * (binary name, bytes) pairs, whether a program's shutdown hooks run (then a test whose program
+ * registered one ends the JVM for real, with the test's exit status: the hooks may print, or halt with
+ * another), time limit in ms per test, output cap in bytes, test count and stdin bytes per test. Reply,
+ * one authenticated frame per test as each ends: outcome (0 returned, 1 threw, 2 exit, 3 timeout), exit
+ * status, exception class, stdout bytes, elapsed ms, record count and the recorded values, and whether
+ * the JVM stops after this test.
  * It stops after a timeout, and after a test that leaves threads running (they cannot be trusted to
  * leave the next test alone): the caller runs the remaining tests in a fresh JVM.
  */
@@ -68,7 +70,9 @@ public final class Runner {
         String replyPath = Wire.readString(in);
         Replies replies = new Replies(new BufferedOutputStream(replyPath.isEmpty()
             ? new FileOutputStream(FileDescriptor.out) : new FileOutputStream(replyPath), 1 << 16), secret);
-        String recorderPath = Wire.readString(in);
+        ByteBuffer recorded = recorderBuffer(Wire.readString(in));
+        // Both are open: the judge removes their names on this frame, and only then sends the program.
+        replies.send(new byte[0]);
         String mainClass = Wire.readString(in);
         Map<String, byte[]> classes = new HashMap<>();
         int classCount = in.readInt();
@@ -82,7 +86,10 @@ public final class Runner {
         for (int i = 0; i < testCount; i++) {
             tests.add(Wire.readBytes(in));
         }
-        Recorder stdout = new Recorder(recorderBuffer(recorderPath, outputCap), outputCap);
+        if (recorded == null) {
+            recorded = ByteBuffer.allocate(4 + outputCap);
+        }
+        Recorder stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - 4));
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         for (byte[] input : tests) {
             Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
@@ -129,17 +136,17 @@ public final class Runner {
         }
     }
 
-    /** The flight recorder mapped into memory, or a buffer of this JVM's own where there is none. */
-    static ByteBuffer recorderBuffer(String path, int cap) {
+    /** The flight recorder, the file at {@code path} mapped into memory whole; null where there is none. */
+    static ByteBuffer recorderBuffer(String path) {
         if (!path.isEmpty()) {
             try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.READ,
                                                         StandardOpenOption.WRITE)) {
-                return channel.map(FileChannel.MapMode.READ_WRITE, 0, 4L + cap);
+                return channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
             } catch (IOException | RuntimeException unavailable) {
                 // then an exit the rewrite does not see loses the test's output, as before
             }
         }
-        return ByteBuffer.allocate(4 + cap);
+        return null;
     }
 
     static final class Result {
