@@ -13,8 +13,13 @@ PASSED = "passed"
 # crash counts as), recorded in every result: runs judged under other rules are not comparable.
 # 1: engine 0.4.2 and before (no record); 2: docs/judging.md (a Java run that throws or exits non-zero
 # fails whatever it printed, Avatar's single numbers compared as decimals, TransCoder's tolerance keeps
-# the sign, an exit by any route judged as an exit).
-JUDGING_RULES = 2
+# the sign, an exit by any route judged as an exit); 3: CRUXEval's answer read wherever a chat or
+# reasoning model states it (reasoning blocks set aside, [ANSWER] tags under any prompt, fences, assert
+# lines, a sentence that names it), two different answers in one reply failing as ``ambiguous``.
+JUDGING_RULES = 3
+FINAL_ANSWER_RULES = 3  # the first rules that read CRUXEval answers with dynbench_tasks.benchmarks.final_answer
+# The rules a run may have been judged under and still be judged again as it was (dynbench verify).
+REJUDGED_RULES = (2, 3)
 # Per sample, on documents whose answer changed: it wrote the published answer (stale), or the output
 # of the same program on another small change of the shown input (decoy, the control); docs/detect.md.
 RECITATION_METRICS = ("stale", "decoy")

@@ -9,11 +9,16 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from dynbench_tasks.scoring import JUDGING_RULES
 from mutators import ENGINE_VERSION
 
 DEFAULT_SEED = 0
 FRESH = "fresh"  # --metadata '{"seed": "fresh"}': a seed drawn from the OS, one per run
 SCOPES = ("mutated", "all")
+# CRUXEval's prompts (docs/chat.md): the paper's, lm-eval's own, one for chat models (the answer asked
+# for in [ANSWER] tags) and lm-eval's chain of thought. The chat prompt is the one a chat template gets
+# unless --metadata names a prompt.
+PAPER_PROMPT, HARNESS_PROMPT, CHAT_PROMPT, COT_PROMPT = "paper", "harness", "chat", "cot"
 LOCAL, HUB = "local", "hub"  # data_source: a data folder or the bundled copy; the Hugging Face Hub
 DATA_SOURCES = (LOCAL, HUB)
 # What --metadata may set (the settings table of docs/evaluating.md).
@@ -43,6 +48,8 @@ class TaskSettings:
     repeats: int | None = None  # samples per problem; None: the task's own (5)
     temperature: float | None = None  # None: the task's own (0.2)
     data_source: str = LOCAL
+    # The rules its answers are judged under: this dynbench's, or (dynbench verify) those a run recorded.
+    judging_rules: int = JUDGING_RULES
 
     @property
     def changes_answers(self) -> bool:
@@ -53,7 +60,8 @@ class TaskSettings:
 
     def fingerprint(self, source: str) -> str:
         """Identity of the mutated documents: engine, chain, seed, options, the raw data and the columns."""
-        excluded = ("prompt", "timeout", "data_dir", "data_source", "scope", "ids", "repeats", "temperature")
+        excluded = ("prompt", "timeout", "data_dir", "data_source", "scope", "ids", "repeats", "temperature",
+                    "judging_rules")
         identity = {k: v for k, v in asdict(self).items() if k not in excluded}
         identity.update(engine=ENGINE_VERSION, source=source, columns=DOCUMENT_COLUMNS)
         return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]

@@ -186,3 +186,48 @@ def test_a_program_that_ignores_its_input_fails_where_derived_tests_are(tmp_path
     assert [status == "passed" for status in constant] == [len({t["output"] for t in doc["tests"]}) == 1
                                                            for doc in docs], constant
     assert all(status == "passed" for status in run(lambda doc: printing_java(doc["tests"])))
+
+
+def _lookup_table_java(doc: dict) -> str:
+    """Java that answers each published input with the output the document scores it on (what the shown
+    program prints there) and any other input with the first one's: a lookup table of the published inputs."""
+    published = [test for test in doc["tests"] if not test.get("derived")]
+    fallback = f"        System.out.print({json.dumps(published[0]['output'])});\n"
+    return printing_java(published).replace("    }\n}\n```", fallback + "    }\n}\n```")
+
+
+@pytest.mark.slow
+def test_a_lookup_table_of_the_published_inputs_passes_no_document_with_a_derived_test(tmp_path, data_dir):
+    """Issue 49: a CodeNet Java that is a lookup table of the published test inputs passed codenet_fuvo
+    documents. It passes none that has a derived test; the documents without one (no line of their published
+    input is one derived_inputs rearranges, or none of the derived inputs was kept: scripts/derived_coverage.py
+    counts them) are what it still passes."""
+    task = "codenet_fuvo"
+    (tmp_path / "codenet_py2java.jsonl").write_text(
+        "\n".join((data_dir / "codenet_py2java.jsonl").read_text().splitlines()[:40]) + "\n")
+    metadata = {"data_dir": str(tmp_path), "repeats": 1, "timeout": 5}
+    docs = list(TaskManager(include_path=task_directory(), include_defaults=False, metadata=metadata)
+                .load([task])["tasks"][task].test_docs())
+    derived = [any(test.get("derived") for test in doc["tests"]) for doc in docs]
+    assert sum(derived) >= 3, sum(derived)
+
+    def statuses(answer) -> list[str]:
+        def reply(prompt: str, sample: int) -> str:
+            return answer(next(doc for doc in docs if prompt_key(task, doc) in prompt))
+
+        with ScriptedServer(reply) as server:
+            results = lm_eval.simple_evaluate(
+                model="local-completions",
+                model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+                "tokenized_requests=False,max_retries=1",
+                tasks=[task], task_manager=TaskManager(include_path=task_directory(), include_defaults=False,
+                                                       metadata=metadata),
+                confirm_run_unsafe_code=True, log_samples=True)
+        samples = sorted(results["samples"][task], key=lambda sample: sample["doc_id"])
+        return [json.loads(sample["filtered_resps"][0][0])["status"] for sample in samples]
+
+    table = statuses(_lookup_table_java)
+    assert [status == "passed" for status in table] == [not has_derived for has_derived in derived], table
+    # the control: the same table given the derived inputs too passes every document, so a derived test is
+    # what fails it
+    assert all(status == "passed" for status in statuses(lambda doc: printing_java(doc["tests"])))

@@ -1,12 +1,17 @@
 """The comparison rules of docs/judging.md, clause by clause, each with a counter-example that the
-rules before this round (judging rules 1) passed, judged through lm-eval on a scripted model.
+rules before them (judging rules 1) passed, judged through lm-eval on a scripted model; and judging
+rules 3 beside rules 2: the same chat replies judged under each, a run recording rules 2 verified
+under rules 2.
 
 The problems are written here, in a data folder of their own: a CodeNet problem whose expected
 output is empty (as NewOutput leaves some), one whose output replies pad with Unicode whitespace, Avatar problems whose output is one number, and a
 TransCoder problem whose harness compares floating-point values with its relative tolerance."""
 
 import json
+import subprocess
+import sys
 from collections import defaultdict
+from pathlib import Path
 from textwrap import dedent
 
 import lm_eval
@@ -156,7 +161,7 @@ def test_every_result_names_the_judging_rules(judged):
     from dynbench_tasks.scoring import JUDGING_RULES
 
     for task in ("codenet_orig", "avatar_orig", "transcoder_orig"):
-        assert judged["results"]["configs"][task]["metadata"]["dynbench"]["judging_rules"] == JUDGING_RULES == 2
+        assert judged["results"]["configs"][task]["metadata"]["dynbench"]["judging_rules"] == JUDGING_RULES == 3
 
 
 def test_avatar_numbers_read_only_as_decimals():
@@ -167,3 +172,91 @@ def test_avatar_numbers_read_only_as_decimals():
                              ("1e999999999", "1"), ("1 2", "12"), ("--1", "1"), ("", "0"),
                              ("\uff11\uff10", "10"), ("1e\u0661", "10"), ("\u0967", "1")):
         assert not judged_output(actual, expected, numeric=True), (actual, expected)
+
+
+# CRUXEval: one document's five replies, and the status each gets under rules 2 and under rules 3
+def chat_replies(doc: dict) -> list[tuple[str, str, str]]:
+    call, output = f"f({doc['input']})", doc["output"]
+    return [
+        (f"Here is the completed assertion:\n```python\nassert {call} == {output}\n```", "unparseable", "passed"),
+        (f"[ANSWER]\nassert {call} == {output}\n[/ANSWER]", "not_a_value", "passed"),
+        (f"{output} # done", "passed", "passed"),
+        (f"'__not it__'\nThe output is {output}.", "wrong", "ambiguous"),
+        (f"<think>The output is {output}.</think>", "unparseable", "empty"),
+    ]
+
+
+# lm_eval as a dynbench of judging rules 2 ran it: its reader (kept in this one) and its recorded rules
+RULES_2_LM_EVAL = """
+import sys
+from dataclasses import replace
+
+import dynbench_tasks.lmeval.task as task
+from lm_eval.__main__ import cli_evaluate
+
+made = task.settings_from_metadata
+task.settings_from_metadata = lambda metadata: replace(made(metadata), judging_rules=2)
+sys.argv = ["lm_eval", *sys.argv[1:]]
+cli_evaluate()
+"""
+
+
+def chat_run(out: Path, data: str, rules: int) -> Path:
+    """A real lm_eval CLI run of cruxeval_orig (its first 4 documents) judged under ``rules``."""
+    records = [json.loads(line) for line in (Path(data) / "cruxeval.jsonl").read_text().splitlines()[:4]]
+    by_prompt = {f"{doc['code']}\nassert f({doc['input']}) ==": doc for doc in records}  # cruxeval_orig shows them as they are
+
+    def answer(prompt: str, sample: int) -> str:
+        doc = next(doc for key, doc in by_prompt.items() if key in prompt)
+        return chat_replies(doc)[sample % 5][0]
+
+    launcher = ["-c", RULES_2_LM_EVAL] if rules == 2 else ["-m", "lm_eval"]
+    with ScriptedServer(answer) as server:
+        done = subprocess.run(
+            [sys.executable, *launcher, "--model", "local-completions", "--model_args",
+             f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,tokenized_requests=False",
+             "--tasks", "cruxeval_orig", "--limit", "4", "--confirm_run_unsafe_code", "--log_samples",
+             "--output_path", str(out), "--metadata", json.dumps({"data_dir": data})],
+            capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+def logged_statuses(folder: Path) -> list[list[str]]:
+    samples = [json.loads(line) for line in next(folder.rglob("samples_cruxeval_orig_*.jsonl")).read_text().splitlines()]
+    return [[json.loads(item)["status"] for item in sample["filtered_resps"][0]] for sample in samples]
+
+
+def verify(folder: Path, data: str) -> tuple[int, list[str]]:
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(folder), "--data-dir", data],
+                          capture_output=True, text=True)
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    return done.returncode, done.stdout.splitlines()
+
+
+def recorded_rules(folder: Path, rules: int | None) -> None:
+    path = next(folder.rglob("results_*.json"))
+    results = json.loads(path.read_text())
+    provenance = results["configs"]["cruxeval_orig"]["metadata"]["dynbench"]
+    provenance.pop("judging_rules")
+    if rules is not None:
+        provenance["judging_rules"] = rules
+    path.write_text(json.dumps(results))
+
+
+def test_a_run_judged_under_rules_2_is_judged_again_under_rules_2(small_data, tmp_path):
+    """The same chat replies judged under each rules; each run verifies under the rules it records,
+    and claiming the other rules (or none: rules 1) fails."""
+    expected = {rules: [[reply[rules - 1] for reply in chat_replies({"input": "x", "output": "y"})]] * 4
+                for rules in (2, 3)}
+    for rules in (2, 3):
+        folder = chat_run(tmp_path / f"rules{rules}", small_data, rules)
+        assert logged_statuses(folder) == expected[rules]
+        code, lines = verify(folder, small_data)
+        assert code == 0 and len(lines) == 1 and ": partial: 4 of 40 documents, all verified" in lines[0], lines
+        recorded_rules(folder, 5 - rules)  # the other rules: its answers score otherwise there
+        code, lines = verify(folder, small_data)
+        assert code == 1 and "answers score" in lines[0], lines
+        recorded_rules(folder, None)
+        code, lines = verify(folder, small_data)
+        assert code == 1 and "judged under other judging rules (run none recorded: rules 1, here 2 or 3)" in lines[0]

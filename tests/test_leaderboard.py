@@ -22,17 +22,17 @@ pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
 @pytest.fixture
 def board_runs(tmp_path) -> list[str]:
-    # model-a, seed 0: headline mean(newinput 0, fuvio 50) = 25; seed 1: mean(75, 75) = 75.
-    write_run(tmp_path / "a0", "model-a", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [0, 0, 0, 0],
-                                            "cruxeval_fuvio": [1, 1, 0, 0], "cruxeval_fuv": [1, 1, 1, 1],
-                                            "cruxeval_output": [1, 0, 0, 0]}, seed=0)
-    write_run(tmp_path / "a1", "model-a", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [1, 1, 1, 0],
-                                            "cruxeval_fuvio": [1, 1, 1, 0], "cruxeval_fuv": [1, 1, 1, 0]},
+    # model-a's submission, seed 0: headline mean(newinput 0, fuvio 50) = 25; seed 1: mean(75, 75) = 75.
+    write_run(tmp_path / "a" / "0", "model-a", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [0, 0, 0, 0],
+                                                  "cruxeval_fuvio": [1, 1, 0, 0], "cruxeval_fuv": [1, 1, 1, 1],
+                                                  "cruxeval_output": [1, 0, 0, 0]}, seed=0)
+    write_run(tmp_path / "a" / "1", "model-a", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [1, 1, 1, 0],
+                                                  "cruxeval_fuvio": [1, 1, 1, 0], "cruxeval_fuv": [1, 1, 1, 0]},
               seed=1, stamp="2026-11-30T11-00-00.000000")
     write_run(tmp_path / "b", "model-b", {"cruxeval_orig": [1, 0, 0, 0], "cruxeval_newinput": [1, 1, 1, 1]})
     # model-c ran only the meaning-preserving fuv: a memoriser passes it, so it earns no headline.
     write_run(tmp_path / "c", "model-c", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_fuv": [1, 1, 1, 1]})
-    return [str(tmp_path / d) for d in ("a0", "a1", "b", "c")]
+    return [str(tmp_path / d) for d in ("a", "b", "c")]
 
 
 def test_rows_rank_by_the_contamination_resistant_score(board_runs):

@@ -53,14 +53,15 @@ def generated_with(folder: Path, **generation) -> None:
 
 @pytest.fixture
 def round_runs(tmp_path) -> list[str]:
-    # model-a with the round's seed 0 (headline 25), and with seed 5, where it happens to do better (100).
-    write_run(tmp_path / "a0", "model-a", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [1, 0, 0, 0]}, seed=0)
-    write_run(tmp_path / "a5", "model-a", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [1, 1, 1, 1]}, seed=5,
-              stamp=LATER)
+    # model-a's submission: the round's seed 0 (headline 25), and seed 5, where it happens to do better (100).
+    write_run(tmp_path / "a" / "0", "model-a", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [1, 0, 0, 0]},
+              seed=0)
+    write_run(tmp_path / "a" / "5", "model-a", {"cruxeval_orig": [1, 1, 1, 1], "cruxeval_newinput": [1, 1, 1, 1]},
+              seed=5, stamp=LATER)
     write_run(tmp_path / "b0", "model-b", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_newinput": [1, 1, 0, 0]}, seed=0)
-    for folder in ("a0", "a5", "b0"):
+    for folder in ("a/0", "a/5", "b0"):
         in_round(tmp_path / folder)
-    return [str(tmp_path / d) for d in ("a0", "a5", "b0")]
+    return [str(tmp_path / d) for d in ("a", "b0")]
 
 
 def test_a_round_ranks_only_runs_made_with_its_seed(round_runs):
@@ -145,15 +146,16 @@ def test_runs_of_different_sizes_are_compared_on_the_documents_they_share(tmp_pa
     """Issue 20: seed 0 on 100 problems pooled with seed 1 on 10 read dynamic 9.00, static 11.00, gap +4.00."""
     orig0, new0 = [1] * 11 + [0] * 89, [1] * 9 + [0] * 91  # 11.00 and 9.00 on their 100 problems
     orig1, new1 = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0, 0, 0, 0, 0]
-    write_run(tmp_path / "s0", "model-a", {"cruxeval_orig": orig0, "cruxeval_newinput": new0}, seed=0)
-    write_run(tmp_path / "s1", "model-a", {"cruxeval_orig": orig1, "cruxeval_newinput": new1}, seed=1, stamp=LATER)
-    for folder in ("s0", "s1"):  # --limit runs of tasks with 800 documents
+    write_run(tmp_path / "m" / "s0", "model-a", {"cruxeval_orig": orig0, "cruxeval_newinput": new0}, seed=0)
+    write_run(tmp_path / "m" / "s1", "model-a", {"cruxeval_orig": orig1, "cruxeval_newinput": new1}, seed=1,
+              stamp=LATER)
+    for folder in ("m/s0", "m/s1"):  # --limit runs of tasks with 800 documents
         path = next((tmp_path / folder).glob("results_*.json"))
         results = json.loads(path.read_text())
         for config in results["configs"].values():
             config["metadata"]["dynbench"]["counts"]["scored"] = 800
         path.write_text(json.dumps(results))
-    [row] = build_rows(load_runs([str(tmp_path / "s0"), str(tmp_path / "s1")]), {})
+    [row] = build_rows(load_runs([str(tmp_path / "m")]), {})
     assert row.documents == 10
     assert row.static == pytest.approx((100 + 50) / 2)  # orig on the 10 shared problems, pooled over the seeds
     assert row.headline == pytest.approx((90 + 20) / 2)
@@ -169,9 +171,11 @@ def test_pooled_runs_of_different_sizes_weigh_each_shared_document_once_and_the_
     from dynbench_tasks.analysis.report import Report
     from dynbench_tasks.analysis.runs import pool_runs
 
-    write_run(tmp_path / "s0", "model-a", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_newinput": [1, 0, 0, 0]}, seed=0)
-    write_run(tmp_path / "s1", "model-a", {"cruxeval_orig": [1, 0], "cruxeval_newinput": [1, 1]}, seed=1, stamp=LATER)
-    runs = load_runs([str(tmp_path / "s0"), str(tmp_path / "s1")])
+    write_run(tmp_path / "m" / "s0", "model-a", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_newinput": [1, 0, 0, 0]},
+              seed=0)
+    write_run(tmp_path / "m" / "s1", "model-a", {"cruxeval_orig": [1, 0], "cruxeval_newinput": [1, 1]}, seed=1,
+              stamp=LATER)
+    runs = load_runs([str(tmp_path / "m")])
     pooled = {r.variant: r for r in pool_runs(runs)}
     assert pooled["newinput"].per_document == {"sample_0": 1.0, "sample_1": 0.5}  # sample_2, 3: seed 0 alone
     assert pooled["newinput"].pass_at_1 == pytest.approx(0.75) and pooled["newinput"].seeds == [0, 1]
@@ -202,15 +206,15 @@ def test_runs_without_samples_are_ranked_only_when_their_sizes_agree(tmp_path):
     assert (row.rank, row.static, row.headline, row.drop, row.drop_low, row.documents) == (1, 75.0, 25.0, 50.0, None,
                                                                                            None)
     assert "+50.00 (no samples logged: no interval)" in markdown([row])
-    write_run(tmp_path / "a", "model-b", {"cruxeval_orig": [1, 1, 1, 0], "cruxeval_newinput": [1, 0, 0, 0]},
+    write_run(tmp_path / "b" / "0", "model-b", {"cruxeval_orig": [1, 1, 1, 0], "cruxeval_newinput": [1, 0, 0, 0]},
               samples=False)
-    write_run(tmp_path / "b", "model-b", {"cruxeval_newinput": [1, 1]}, samples=False, seed=1, stamp=LATER)
-    for folder, count in (("a", 4), ("b", 2)):  # lm-eval's own count of what it scored
+    write_run(tmp_path / "b" / "1", "model-b", {"cruxeval_newinput": [1, 1]}, samples=False, seed=1, stamp=LATER)
+    for folder, count in (("b/0", 4), ("b/1", 2)):  # lm-eval's own count of what it scored
         path = next((tmp_path / folder).glob("results_*.json"))
         results = json.loads(path.read_text())
         results["n-samples"] = {task: {"original": 800, "effective": count} for task in results["results"]}
         path.write_text(json.dumps(results))
-    [row] = build_rows(load_runs([str(tmp_path / "a"), str(tmp_path / "b")]), {})
+    [row] = build_rows(load_runs([str(tmp_path / "b")]), {})
     assert row.rank is None and row.headline is None and "logged no samples" in row.not_ranked
     assert warnings([row]) == ["model-b on cruxeval: runs of different sizes (seed 0: 4 documents; seed 1: 2 "
                                "documents); they logged no samples, so nothing shows which documents they share"]
@@ -234,7 +238,7 @@ def memoriser_run(out: Path, data: str, seed: int, limit: int) -> Path:
     def answer(prompt: str, sample: int) -> str:
         return next(output for code, output in published.items() if f"{code}\nassert f(" in prompt)
 
-    out.mkdir()
+    out.mkdir(parents=True)
     with ScriptedServer(answer) as server:
         done = subprocess.run(
             [sys.executable, "-m", "lm_eval", "--model", "local-completions", "--model_args",
@@ -260,7 +264,9 @@ def test_real_runs_of_different_sizes_and_a_round(tmp_path, small_data):
     """Seed 0 on 4 problems and seed 1 on 2, through lm_eval: pooled, the row is computed on the shared
     documents with one warning; as a round of seed 0, seed 1's runs are listed apart. The memoriser's
     static score is 100 and its contamination-resistant score 0."""
-    runs = [str(memoriser_run(tmp_path / "s0", small_data, 0, 4)), str(memoriser_run(tmp_path / "s1", small_data, 1, 2))]
+    memoriser_run(tmp_path / "m" / "s0", small_data, 0, 4)
+    memoriser_run(tmp_path / "m" / "s1", small_data, 1, 2)
+    runs = [str(tmp_path / "m")]  # one submitter's runs of two seeds
     done = leaderboard(*runs, "--out", str(tmp_path / "pooled"), "--data-dir", small_data)
     assert done.returncode == 0, done.stderr[-2000:]
     warned = [line for line in warnings_in(done) if "not made with dynbench's default settings" not in line]

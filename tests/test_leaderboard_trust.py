@@ -5,6 +5,7 @@ stack costs one line. Each through the real command, beside a control."""
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from test_report import write_run
 from test_verify import _edit_results
 
 from dynbench_tasks.analysis.text import markdown_cell
+from dynbench_tasks.scoring import JUDGING_RULES
 
 pytestmark = pytest.mark.slow
 
@@ -88,6 +90,49 @@ def test_a_submission_under_another_ones_model_name_supersedes_nothing(tmp_path)
     # the control: a maintainer's name is the identity, so the later run of that name is the one used
     done = leaderboard(victim, impostor, "--names", "org/m,org/m", "--out", str(tmp_path / "named"))
     assert [(r["headline"], r["rank"]) for r in board(tmp_path / "named")] == [(100.0, 1)]
+
+
+def test_a_submission_under_another_ones_model_name_with_another_seed_is_pooled_with_nothing(tmp_path):
+    """Issue 49: outside a round, a second RUN_DIR under the victim's model name with another seed was pooled
+    into the victim's row as that model's other seed (its headline 100 became 50). A row is one submitter's."""
+    victim = named(tmp_path / "victim", "org/m", [1, 1, 1, 1])
+    impostor = named(tmp_path / "impostor", "org/m", [0, 0, 0, 0], seed=1, stamp=LATER)
+    reason = f"claimed by 2 submissions: {impostor}, {victim}"
+    for game in ((), ("--seed", "0")):  # outside a round, and in one
+        site = tmp_path / f"site{len(game)}"
+        done = leaderboard(victim, impostor, *game, "--out", str(site))
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert sorted((r["headline"], r["seeds"], r["rank"], r["not_ranked"]) for r in board(site)) == [
+            (0.0, [1], None, reason), (100.0, [0], None, reason)], game
+    # the controls: one submitter's two seeds (one RUN_DIR) are pooled, and so are the runs a maintainer names alike
+    mine = tmp_path / "mine"
+    named(mine / "seed0", "org/m", [1, 1, 1, 1])
+    named(mine / "seed1", "org/m", [0, 0, 0, 0], seed=1, stamp=LATER)
+    for folders in ((str(mine),), (victim, impostor, "--names", "org/m,org/m")):
+        done = leaderboard(*folders, "--out", str(tmp_path / "pooled"))
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert [(r["headline"], r["seeds"], r["rank"]) for r in board(tmp_path / "pooled")] == [(50.0, [0, 1], 1)]
+
+
+# GitHub-flavoured Markdown's extended autolinks, as its spec finds them in text: a scheme's "://", "www." and
+# an e-mail address.
+AUTOLINKED = re.compile(r"(?i)\b(?:https?|ftp)://|\bwww\.|[\w.+-]+@[\w-]+\.[\w-]")
+
+
+def test_a_url_in_a_model_name_is_no_link_in_markdown(tmp_path):
+    """Issue 49: a bare URL in a model name was a link in leaderboard.md as GitHub shows it."""
+    hostile = ["https://evil.example/login", "see www.evil.example", "admin@evil.example", "HTTP://evil.example"]
+    assert all(AUTOLINKED.search(name) for name in hostile)  # what the check finds, unescaped
+    folders = [named(tmp_path / f"hostile{i}", name, [1, 0, 0, 0]) for i, name in enumerate(hostile)]
+    done = leaderboard(*folders, named(tmp_path / "plain", "org/plain-model@v2", [1, 1, 0, 0]), "--out",
+                       str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    text = (tmp_path / "site" / "leaderboard.md").read_text()
+    assert AUTOLINKED.findall(text) == []
+    # the control: every name is in its row, as written once the escapes are read
+    rows = [line for line in text.splitlines() if line.startswith("| 1 | ") or line.startswith("| 2 | ")]
+    shown = {re.sub(r"\\(.)|<span>(@)</span>", r"\1\2", row.split(" | ")[1]) for row in rows}
+    assert shown == {*hostile, "org/plain-model@v2"}, rows
 
 
 def test_tied_models_share_a_rank_in_every_file(tmp_path):
@@ -175,7 +220,7 @@ def test_a_round_ranks_only_runs_made_with_all_of_it(round_runs, small_data, tmp
     rows = {r["model"]: r for r in board(tmp_path / "site")}
     assert rows["honest"]["rank"] == 1 and rows["honest"]["verification"] == "verified"  # the control
     expected = {"ids": "ids [\"sample_0\", \"sample_1\"] (the round's: [])", "timeout": "timeout 30.0 (the round's: 3.0)",
-                "rules": "judging rules 1 (the round's: 2)", "data": "data digest " + "0" * 21 + "... (the round's:",
+                "rules": f"judging rules 1 (the round's: {JUDGING_RULES})", "data": "data digest " + "0" * 21 + "... (the round's:",
                 "tokens": "generation settings max_gen_toks 4096 (the round's: 256)"}
     for name, reason in expected.items():
         assert rows[name]["rank"] is None and reason in rows[name]["not_ranked"], (name, rows[name]["not_ranked"])

@@ -15,7 +15,7 @@ import yaml
 from lm_eval.tasks import TaskManager
 from scripted_server import ScriptedServer
 
-from dynbench_tasks.benchmarks.cruxeval import PAPER_INSTRUCTION
+from dynbench_tasks.benchmarks.cruxeval import CHAT_INSTRUCTION
 from dynbench_tasks.lmeval.environment import task_directory
 
 pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
@@ -108,7 +108,9 @@ def test_chat_backend_scores_exactly(small_data):
     tasks = ["cruxeval_orig", "cruxeval_auv"]
     docs = prepared(tm, tasks)
     results, server = scripted_run(tm, docs, tasks, chat=True)
-    assert all(PAPER_INSTRUCTION in r["messages"][-1]["content"] for r in server.requests)
+    # A chat template gets the chat prompt: the answer asked for in tags, no half line to complete.
+    assert all(CHAT_INSTRUCTION in r["messages"][-1]["content"] for r in server.requests)
+    assert results["configs"]["cruxeval_orig"]["metadata"]["dynbench"]["prompt"] == "chat"
     for task in tasks:
         assert math.isclose(results["results"][task][METRIC], expected_pass_at_1(docs[task])), task
 

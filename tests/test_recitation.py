@@ -7,6 +7,7 @@ from the shown text are not; the lm-eval metrics ``stale`` and ``decoy`` say the
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,9 +28,11 @@ def lm_eval_run(out: Path, data: str, model_args: str, model: str = "doc-field")
     return json.loads(next(out.rglob("results_*.json")).read_text())
 
 
-def detect(*arguments: str) -> subprocess.CompletedProcess:
+def detect(data: str, *arguments: str) -> subprocess.CompletedProcess:
+    """``dynbench detect`` on runs made on the ``data`` folder, which it rebuilds their documents from (named
+    as a maintainer may name it for every command: ``$DYNBENCH_DATA_DIR``)."""
     return subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect", *arguments],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env={**os.environ, "DYNBENCH_DATA_DIR": data})
 
 
 @pytest.fixture(scope="module")
@@ -73,12 +76,12 @@ def test_overlooking_an_edit_writes_the_published_output_only_where_the_input_is
     assert stale_inputs and all(shown == published and decoy is None for shown, published, decoy in stale_inputs)
 
 
-def test_detect_flags_the_reciter_only(runs):
+def test_detect_flags_the_reciter_only(runs, small_data):
     """Null: the model writes the published output no more often than the decoy (one-sided exact sign
     test over documents, threshold 0.05 for one benchmark)."""
     verdicts = {}
     for name, (folder, _) in runs.items():
-        done = detect(str(folder), "--json")
+        done = detect(small_data, str(folder), "--json")
         assert done.returncode == 0, done.stderr
         (row,) = json.loads(done.stdout)["verdicts"]
         verdicts[name] = row
@@ -90,45 +93,45 @@ def test_detect_flags_the_reciter_only(runs):
     # Overlooking every edit, or answering another problem, is no recitation.
     for honest in ("edit-blind", "another-problem", "shown-guess"):
         assert verdicts[honest]["verdict"] == "not flagged", (honest, verdicts[honest])
-    lines = detect(str(runs["reciter"][0])).stdout
+    lines = detect(small_data, str(runs["reciter"][0])).stdout
     assert "recites published cruxeval answers" in lines and "decoy, p = " in lines
 
 
-def test_a_guess_from_the_shown_text_is_neither_stale_nor_decoy_where_a_decoy_is(runs):
+def test_a_guess_from_the_shown_text_is_neither_stale_nor_decoy_where_a_decoy_is(runs, small_data):
     """A model that writes what the shown text offers (an argument, a length, arguments joined, a
     literal of the program) writes the published output where that is such a guess, but those
     documents have no decoy, and no decoy is such a guess: the verdict sees neither."""
     (folder, results) = runs["shown-guess"]
     assert metric(results, "cruxeval_newinput", "stale") > 0
-    (row,) = json.loads(detect(str(folder), "--json").stdout)["verdicts"]
+    (row,) = json.loads(detect(small_data, str(folder), "--json").stdout)["verdicts"]
     assert row["documents"] > 0 and row["stale"] == row["control"] == 0 and row["stale_only_documents"] > 0
 
 
-def test_detect_against_a_reference_model(runs):
+def test_detect_against_a_reference_model(runs, small_data):
     """Null: on the same documents the model writes the published output no more often than the
     reference model does (one-sided exact sign test, threshold 0.05)."""
-    done = detect(str(runs["reciter"][0]), "--against", str(runs["solver"][0]), "--json")
+    done = detect(small_data, str(runs["reciter"][0]), "--against", str(runs["solver"][0]), "--json")
     rows = {row["compared_with"]: row for row in json.loads(done.stdout)["verdicts"]}
     assert rows["reference"]["verdict"] == "contaminated"
-    done = detect(str(runs["solver"][0]), "--against", str(runs["reciter"][0]), "--json")
+    done = detect(small_data, str(runs["solver"][0]), "--against", str(runs["reciter"][0]), "--json")
     rows = {row["compared_with"]: row for row in json.loads(done.stdout)["verdicts"]}
     assert rows["reference"]["verdict"] == "not flagged"
 
 
-def test_against_leaves_out_documents_whose_published_output_a_guess_reaches(runs):
+def test_against_leaves_out_documents_whose_published_output_a_guess_reaches(runs, small_data):
     """A model that guesses from the shown text writes the published output where it is such a guess, and
     a solver never does; those documents are left out of the paired test, so the guesser is not flagged."""
-    done = detect(str(runs["shown-guess"][0]), "--against", str(runs["solver"][0]), "--json")
+    done = detect(small_data, str(runs["shown-guess"][0]), "--against", str(runs["solver"][0]), "--json")
     (row,) = [row for row in json.loads(done.stdout)["verdicts"] if row["compared_with"] == "reference"]
     assert row["verdict"] != "contaminated" and row["stale"] == 0 and row["guessable_documents"] > 0, row
 
 
-def test_the_python_api_gives_the_rows_the_command_prints(runs):
+def test_the_python_api_gives_the_rows_the_command_prints(runs, small_data):
     from dynbench_tasks.contamination.detect import detect as detect_from_python
 
     reciter, solver = str(runs["reciter"][0]), str(runs["solver"][0])
-    printed = json.loads(detect(reciter, "--against", solver, "--json").stdout)["verdicts"]
-    returned = detect_from_python([reciter], against_dirs=[solver])
+    printed = json.loads(detect(small_data, reciter, "--against", solver, "--json").stdout)["verdicts"]
+    returned = detect_from_python([reciter], against_dirs=[solver], data_dir=small_data)
     assert returned == printed
     assert {row["compared_with"]: row["verdict"] for row in returned} == {"decoy": "contaminated",
                                                                          "reference": "contaminated"}
@@ -148,11 +151,90 @@ def cleared_copy(folder: Path, copy: Path) -> Path:
     return copy
 
 
-def test_detect_judges_answers_again_rather_than_trust_logged_flags(runs, tmp_path):
+def test_detect_judges_answers_again_rather_than_trust_logged_flags(runs, small_data, tmp_path):
     """A submitter who sets every logged ``stale`` flag to false does not hide recitation."""
     doctored = cleared_copy(runs["reciter"][0], tmp_path / "doctored")
-    (row,) = json.loads(detect(str(doctored), "--json").stdout)["verdicts"]
+    (row,) = json.loads(detect(small_data, str(doctored), "--json").stdout)["verdicts"]
     assert row["verdict"] == "contaminated"
+
+
+def rewritten_copy(folder: Path, copy: Path, change_doc, change_results=None) -> Path:
+    """A copy of a run folder with ``change_doc`` applied to every logged document and lm-eval's ``doc_hash``
+    recomputed as lm-eval computes it, as a submitter might; ``change_results`` edits each results file."""
+    import shutil
+
+    from lm_eval.utils import hash_string
+
+    shutil.copytree(folder, copy)
+    for path in copy.rglob("samples_*.jsonl"):
+        samples = [json.loads(line) for line in path.read_text().splitlines()]
+        for sample in samples:
+            change_doc(sample["doc"])
+            sample["doc_hash"] = hash_string(json.dumps(sample["doc"], indent=2, ensure_ascii=False))
+        path.write_text("".join(json.dumps(sample) + "\n" for sample in samples))
+    for path in copy.rglob("results_*.json") if change_results else ():
+        results = json.loads(path.read_text())
+        change_results(results)
+        path.write_text(json.dumps(results))
+    return copy
+
+
+def swap_published_and_decoy(doc: dict) -> None:
+    if doc.get("decoy_output") is not None:
+        doc["original_output"], doc["decoy_output"] = doc["decoy_output"], doc["original_output"]
+
+
+def test_detect_judges_only_documents_it_rebuilt(runs, small_data, tmp_path):
+    """Issue 49: detect judged against the logged documents, so a reciter that swapped each logged document's
+    published output with its decoy (hashes recomputed) read as writing the decoy: not flagged. Now every
+    logged document is checked against a rebuild (verify's), and a run with doctored documents gets no verdict."""
+    swapped = rewritten_copy(runs["reciter"][0], tmp_path / "swapped", swap_published_and_decoy)
+    found = json.loads(detect(small_data, str(swapped), "--json").stdout)
+    assert found["verdicts"] == [], found["verdicts"]
+    refused = {row["task"]: row for row in found["unchecked_runs"]}
+    assert set(refused) == set(TASKS.split(","))
+    for task, row in refused.items():
+        logged = [json.loads(line) for path in swapped.rglob(f"samples_{task}_*.jsonl")
+                  for line in path.read_text().splitlines()]
+        changed = [sample["doc"]["id"] for sample in logged if sample["doc"].get("decoy_output") is not None]
+        assert changed and row["differing_documents"] == changed and row["unjudged_documents"] == len(logged)
+    lines = detect(small_data, str(swapped)).stdout.splitlines()
+    assert [line for line in lines if "no verdict from this run" in line and "differ from the rebuilt ones" in line
+            and f"({changed[0]}, " in line] and not [line for line in lines if "shows no sign" in line], lines
+    # the controls: the reciter's own run is flagged, the solver's not, and both are checked documents
+    for name, expected in (("reciter", "contaminated"), ("solver", "not flagged")):
+        found = json.loads(detect(small_data, str(runs[name][0]), "--json").stdout)
+        assert [row["verdict"] for row in found["verdicts"]] == [expected] and found["unchecked_runs"] == []
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect", str(runs["reciter"][0]),
+                           "--data-dir", small_data, "--json"], capture_output=True, text=True)
+    assert [row["verdict"] for row in json.loads(done.stdout)["verdicts"]] == ["contaminated"]
+    # without the data it was made on, nothing is checked, so nothing is judged
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect", str(runs["reciter"][0])],
+                          capture_output=True, text=True, env={k: v for k, v in os.environ.items()
+                                                               if k != "DYNBENCH_DATA_DIR"})
+    assert done.returncode == 0 and "recites" not in done.stdout and "data digest differs" in done.stdout
+
+
+def test_detect_says_a_run_predates_decoys(runs, small_data, tmp_path):
+    """Issue 49: on a run made before decoys, detect said its documents had no decoy "because the input did not
+    change, …"; it names the run as older than decoys and says how to get a verdict."""
+    from mutators import ENGINE_VERSION
+
+    def made_with_engine_0_3(results: dict) -> None:
+        for config in results["configs"].values():
+            config["metadata"]["dynbench"]["engine_version"] = "0.3"
+
+    old = rewritten_copy(runs["reciter"][0], tmp_path / "old", lambda doc: doc.pop("decoy_output", None),
+                         made_with_engine_0_3)
+    lines = detect(small_data, str(old)).stdout.splitlines()
+    assert not [line for line in lines if "the input did not change" in line], lines
+    predating = [line for line in lines if "made with engine 0.3, before decoys" in line]
+    assert len(predating) == 2 and all(f"run it again with this dynbench (engine {ENGINE_VERSION})" in line
+                                       for line in predating), lines
+    # the control: a run of this engine that lost its decoy fields is doctored, not old
+    lost = rewritten_copy(runs["reciter"][0], tmp_path / "lost", lambda doc: doc.pop("decoy_output", None))
+    lines = detect(small_data, str(lost)).stdout
+    assert "before decoys" not in lines and "differ from the rebuilt ones" in lines
 
 
 def test_verify_recomputes_the_flags(runs, tmp_path, small_data):
@@ -234,19 +316,19 @@ def test_input_prediction_flags_the_published_input_where_it_answers_no_more(sma
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(tmp_path / "reciter"),
                            "--data-dir", small_data], capture_output=True, text=True)
     assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
-    _detect_judges_input_prediction_against_a_reference(tmp_path / "reciter", tmp_path / "solver")
+    _detect_judges_input_prediction_against_a_reference(tmp_path / "reciter", tmp_path / "solver", small_data)
 
 
-def _detect_judges_input_prediction_against_a_reference(reciter: Path, solver: Path) -> None:
+def _detect_judges_input_prediction_against_a_reference(reciter: Path, solver: Path, small_data: str) -> None:
     """detect reads input prediction: the stale rate alone (no decoy, no verdict), and a verdict against a
     reference model (null: the model calls the published input no more often than the reference on the same
-    documents; one-sided exact sign test at 0.05). A logged document doctored out of shape is counted
-    unjudged, not a crash."""
-    (rate,) = json.loads(detect(str(reciter), "--json").stdout)["stale_rates"]
+    documents; one-sided exact sign test at 0.05). A run with logged documents doctored out of shape is
+    judged on none of them: its documents are counted unjudged and the doctored ones named, not a crash."""
+    (rate,) = json.loads(detect(small_data, str(reciter), "--json").stdout)["stale_rates"]
     assert rate["benchmark"] == "cruxeval_input" and rate["stale_rate"] == 1.0 and rate["documents"] > 0
-    assert "call the published input" in detect(str(reciter)).stdout
+    assert "call the published input" in detect(small_data, str(reciter)).stdout
     for model, reference, expected in ((reciter, solver, "contaminated"), (solver, reciter, "not flagged")):
-        done = detect(str(model), "--against", str(reference), "--json")
+        done = detect(small_data, str(model), "--against", str(reference), "--json")
         (row,) = json.loads(done.stdout)["verdicts"]
         assert (row["benchmark"], row["compared_with"], row["verdict"]) == ("cruxeval_input", "reference", expected)
     samples = next(reciter.rglob("samples_cruxeval_input_newinput_*.jsonl"))
@@ -254,8 +336,11 @@ def _detect_judges_input_prediction_against_a_reference(reciter: Path, solver: P
     rows[0]["doc"]["mutation"] = "not a mapping"
     rows[1]["doc"]["output"] = ["not", "text"]
     samples.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    (rate,) = json.loads(detect(str(reciter), "--json").stdout)["stale_rates"]
-    assert rate["unjudged_documents"] == 2 and rate["stale_rate"] == 1.0
+    found = json.loads(detect(small_data, str(reciter), "--json").stdout)
+    (rate,), (refused,) = found["stale_rates"], found["unchecked_runs"]
+    assert rate["unjudged_documents"] == len(rows) and rate["stale_rate"] == 1.0  # the fuvio run's alone
+    assert (refused["task"], refused["differing_documents"]) == ("cruxeval_input_newinput",
+                                                                [rows[0]["doc"]["id"], rows[1]["doc"]["id"]])
 
 
 def test_a_published_input_had_from_the_shown_text_is_left_out_of_against():
@@ -289,11 +374,11 @@ def test_a_stale_input_is_its_values_whatever_their_spelling_and_hostile_text_is
     assert all("stale" not in json.loads(sample) for sample in row)
 
 
-def test_detect_without_logged_samples_says_so(tmp_path):
+def test_detect_without_logged_samples_says_so(tmp_path, small_data):
     (tmp_path / "model").mkdir()
     (tmp_path / "model" / "results_2026.json").write_text(json.dumps(
         {"results": {"cruxeval_fuvio": {"pass@1,sandbox": 0.5}}, "configs": {}, "model_name": "m"}))
-    done = detect(str(tmp_path))
+    done = detect(small_data, str(tmp_path))
     assert done.returncode == 2
     assert "--log_samples" in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
@@ -314,11 +399,11 @@ def test_hostile_answers_cannot_set_their_own_flags():
     assert all(set(s) <= {"answer", "status", "detail", "stale", "decoy"} for s in samples)
 
 
-def test_report_gives_each_model_its_verdict_and_the_rates_chart(runs, tmp_path):
+def test_report_gives_each_model_its_verdict_and_the_rates_chart(runs, tmp_path, small_data):
     out = tmp_path / "report"
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "report", str(runs["reciter"][0]),
                            str(runs["edit-blind"][0]), "--names", "the reciter,the edit-blind", "--out", str(out)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env={**os.environ, "DYNBENCH_DATA_DIR": small_data})
     assert done.returncode == 0, done.stderr
     section = (out / "report.md").read_text().split("## Recitation", 1)[1]
     rows = {line.split(" | ")[0].strip("| "): line for line in section.splitlines() if "| cruxeval |" in line}

@@ -44,8 +44,9 @@ def runs(tmp_path_factory, translation_data) -> dict[str, tuple[Path, dict]]:
     return found
 
 
-def detect(*arguments: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect", *arguments],
+def detect(data: str, *arguments: str) -> subprocess.CompletedProcess:
+    """``dynbench detect`` on runs made on ``data``, which it rebuilds their documents from."""
+    return subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect", "--data-dir", data, *arguments],
                           capture_output=True, text=True)
 
 
@@ -63,27 +64,28 @@ def test_lm_eval_reports_the_stale_rate_of_translations(runs):
         assert "stale_stderr,judge" in memorised
 
 
-def test_detect_reports_the_rate_and_judges_only_against_a_reference(runs):
+def test_detect_reports_the_rate_and_judges_only_against_a_reference(runs, translation_data):
     """Null of the paired test: on the same documents the model writes stale Java no more often than
     the reference model does (one-sided exact sign test; threshold 0.05 over the two benchmarks
     tested together, 0.025 each)."""
-    done = detect(str(runs["memorised"][0]), "--json")
+    done = detect(translation_data, str(runs["memorised"][0]), "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["verdicts"] == []  # no decoy on translation: no verdict without a reference
     rates = {row["benchmark"]: row for row in report["stale_rates"]}
     assert set(rates) == {"transcoder", "codenet"}
     assert all(row["stale_rate"] >= 0.9 and row["documents"] >= 8 for row in rates.values()), rates
-    assert "only --against a reference model's runs tells apart" in detect(str(runs["memorised"][0])).stdout
+    lines = detect(translation_data, str(runs["memorised"][0])).stdout
+    assert "only --against a reference model's runs tells apart" in lines
     from dynbench_tasks.contamination.detect import stale_rates
 
-    assert stale_rates([str(runs["memorised"][0])]) == report["stale_rates"]
+    assert stale_rates([str(runs["memorised"][0])], translation_data) == report["stale_rates"]
 
-    done = detect(str(runs["memorised"][0]), "--against", str(runs["right"][0]), "--json")
+    done = detect(translation_data, str(runs["memorised"][0]), "--against", str(runs["right"][0]), "--json")
     rows = {row["benchmark"]: row for row in json.loads(done.stdout)["verdicts"]}
     assert {row["verdict"] for row in rows.values()} == {"contaminated"}, rows
     assert all(row["p_value"] <= 0.025 and row["compared_with"] == "reference" for row in rows.values())
-    done = detect(str(runs["right"][0]), "--against", str(runs["memorised"][0]), "--json")
+    done = detect(translation_data, str(runs["right"][0]), "--against", str(runs["memorised"][0]), "--json")
     assert {row["verdict"] for row in json.loads(done.stdout)["verdicts"]} == {"not flagged"}
 
 
@@ -109,7 +111,7 @@ def test_a_reply_must_end_normally_on_every_published_test_to_be_stale(runs):
                      {"status": "timeout", "stale": False}]
 
 
-def test_a_doctored_logged_document_is_unjudged_not_a_crash(runs, tmp_path):
+def test_a_doctored_logged_document_is_unjudged_not_a_crash(runs, tmp_path, translation_data):
     import shutil
 
     copy = tmp_path / "doctored"
@@ -118,10 +120,13 @@ def test_a_doctored_logged_document_is_unjudged_not_a_crash(runs, tmp_path):
     samples = [json.loads(line) for line in path.read_text().splitlines()]
     del samples[0]["doc"]["tests"]
     path.write_text("".join(json.dumps(sample) + "\n" for sample in samples))
-    done = detect(str(copy), "--json")
+    done = detect(translation_data, str(copy), "--json")
     assert done.returncode == 0, done.stderr
-    rates = {row["benchmark"]: row for row in json.loads(done.stdout)["stale_rates"]}
-    assert rates["codenet"]["unjudged_documents"] >= 1 and rates["transcoder"]["stale_rate"] >= 0.9
+    found = json.loads(done.stdout)
+    rates = {row["benchmark"]: row for row in found["stale_rates"]}
+    (refused,) = found["unchecked_runs"]  # a run with a doctored document is judged on none of them
+    assert (refused["task"], refused["differing_documents"]) == ("codenet_newoutput", [samples[0]["doc"]["id"]])
+    assert set(rates) == {"transcoder"} and rates["transcoder"]["stale_rate"] >= 0.9
 
 
 def test_verify_and_detect_recompute_stale_flags_a_submitter_cleared(runs, tmp_path, translation_data):
@@ -135,5 +140,5 @@ def test_verify_and_detect_recompute_stale_flags_a_submitter_cleared(runs, tmp_p
     doctored = cleared_copy(runs["memorised"][0], tmp_path / "cleared")
     done = subprocess.run([*verify, str(doctored)], capture_output=True, text=True)
     assert done.returncode != 0 and "filtered_resps differ from what scoring its resps gives" in done.stdout
-    rates = json.loads(detect(str(doctored), "--json").stdout)["stale_rates"]
+    rates = json.loads(detect(translation_data, str(doctored), "--json").stdout)["stale_rates"]
     assert rates and all(row["stale_rate"] >= 0.9 for row in rates), rates

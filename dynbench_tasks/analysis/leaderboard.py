@@ -13,8 +13,10 @@ settings (temperature, max_gen_toks, …), engine version, judging-rule version 
 setting it does not name is dynbench's default, its data the bundled copy (or the maintainer's data
 folder). It ranks only runs made with all of it that verify verifies in full (no partial run), and
 may require greedy runs; every other row, and every row without a headline, is listed apart with the
-reason in one line. Two RUN_DIRs claiming one model name, task and seed are each listed apart. Models tied on the
-headline share a rank. A model is its whole name (``evilorg/m`` is not ``victimorg/m``).
+reason in one line. A row is one submitter's: one RUN_DIR's runs (or, with ``--names``, the runs the
+maintainer gave one name); two RUN_DIRs holding one model name on a benchmark, whatever their seeds, are
+each listed apart, never pooled. Models tied on the headline share a rank. A model is its whole name
+(``evilorg/m`` is not ``victimorg/m``).
 ``index.html`` is self-contained (its columns sort with a few lines of plain script); the same
 rows are written as ``leaderboard.json``, ``.csv`` and ``.md``, each escaped for its format: model
 names come from submitted files and are hostile.
@@ -56,8 +58,8 @@ DOCUMENTS_NOTE = (
     "Static, headline and drop on a row are computed on the same documents, those all its static and "
     "answer-changing runs scored (column 'documents'), so static - headline = drop; the interval is a 95% "
     "percentile bootstrap over those documents. Runs of different sizes (⚠, e.g. one made with --limit) are "
-    "compared on the documents they share. A model's runs with several seeds are pooled: each seed's headline, "
-    "then mean ± sd over the seeds.")
+    "compared on the documents they share. One submission's runs with several seeds are pooled: each seed's "
+    "headline, then mean ± sd over the seeds; runs of one model name from different submissions never are.")
 HARNESS_NOTE = ("lm-eval's own task, scored by its own executor: it strips quotes from answers (so every "
                 "string-valued answer fails), cuts answers at '#', accepts an answer that merely echoes the call, "
                 "and runs answers beside the reference in one process; dynbench's orig scores the same problems "
@@ -160,6 +162,8 @@ def _reference(task: str, metadata: str, require_greedy: bool, data_dir: str | N
         chosen.setdefault("temperature", 0)
     settings = settings_from_metadata({**config.get("metadata", {}), **chosen})
     generation = dict(config.get("generation_kwargs") or {})
+    prompt = BENCHMARKS[settings.benchmark].task_config(settings)  # a prompt may take more tokens (chat, cot)
+    generation.update({key: prompt[key] for key in ("max_gen_toks",) if key in prompt})
     if settings.temperature is not None:
         generation.update(temperature=settings.temperature, do_sample=settings.temperature > 0)
     generation = settled_sampling(generation)  # as the task decodes it: greedy drops the sampling-only keys
@@ -242,17 +246,27 @@ def _temperature_text(runs: list[TaskRun], verdicts: dict[int, TaskVerdict]) -> 
     return text
 
 
-def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], game: Round | None = None) -> list[Submission]:
+def _claimants(runs: list[TaskRun], named: bool) -> list[str]:
+    """The RUN_DIRs that hold runs of one model name on one benchmark, where more than one does and no
+    maintainer's name (``--names``) says they are one submitter's: a row pools one submitter's seeds, never
+    another's runs under the same name, whatever their seeds."""
+    folders = sorted({r.submission for r in runs})
+    return folders if len(folders) > 1 and not named else []
+
+
+def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], game: Round | None = None,
+                named: bool = False) -> list[Submission]:
     """The rows to compute: per benchmark and model, its runs; in a round, the runs made with all of
     it apart from the others (one row for each way they differ), and (when the round requires greedy
     runs) a submission with any answer not certified greedy apart. lm-eval's own tasks take no seed:
-    they join every row of their model."""
+    they join every row of their model. ``named``: the model names are the maintainer's (``--names``),
+    so one name is one submitter whichever RUN_DIRs hold its runs; otherwise one RUN_DIR is one submitter."""
     game = game or Round()
     found = []
     for benchmark in BENCHMARKS:
         for model in dict.fromkeys(r.model for r in runs if r.benchmark == benchmark):
             mine = [r for r in runs if r.model == model and r.benchmark == benchmark]
-            if claimants := sorted({folder for r in mine for folder in r.claimed_by}):
+            if claimants := _claimants(mine, named):
                 # Nothing says whose the name is: each submission's runs are listed apart, none picked.
                 reason = one_line(f"claimed by {len(claimants)} submissions: {', '.join(claimants)}")
                 for folder in dict.fromkeys(r.submission for r in mine):
@@ -364,14 +378,14 @@ def _row(submission: Submission, verdicts: dict[int, TaskVerdict]) -> Row:
 
 def build_rows(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], round_seed: int | None = None,
                require_greedy: bool = False, view: Callable[[Submission], str | None] | None = None,
-               game: Round | None = None, recite: Callable[[Submission], Recitation | None] | None = None
-               ) -> list[Row]:
+               game: Round | None = None, recite: Callable[[Submission], Recitation | None] | None = None,
+               named: bool = False) -> list[Row]:
     """``verdicts``: by ``id`` of each run; ``view`` writes a submission's page and says where;
     ``game``: the round, else one of ``round_seed`` and ``require_greedy`` with dynbench's defaults;
-    ``recite``: a submission's recitation verdict, where its benchmark has one."""
+    ``recite``: a submission's recitation verdict, where its benchmark has one; ``named``: as :func:`submissions`."""
     game = game or Round(round_seed, require_greedy=require_greedy)
     rows = []
-    for submission in submissions(runs, verdicts, game):
+    for submission in submissions(runs, verdicts, game, named):
         row = _row(submission, verdicts)
         row.view = view(submission) if view else None
         if recite and (found := recite(submission)) is not None:
@@ -620,13 +634,14 @@ def _view_page(submission: Submission, folder: Path) -> str | None:
 
 def write_leaderboard(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], folder: Path,
                       round_seed: int | None = None, require_greedy: bool = False, game: Round | None = None,
-                      recite: Callable[[Submission], Recitation | None] | None = None
+                      recite: Callable[[Submission], Recitation | None] | None = None, named: bool = False
                       ) -> tuple[list[Row], list[Path]]:
-    """The site in ``folder``: its rows, and the files written (index.html first)."""
+    """The site in ``folder``: its rows, and the files written (index.html first); ``named``: as
+    :func:`submissions`."""
     folder.mkdir(parents=True, exist_ok=True)
     game = game or Round(round_seed, require_greedy=require_greedy)
     rows = build_rows(runs, verdicts, view=lambda submission: _view_page(submission, folder), game=game,
-                      recite=recite)
+                      recite=recite, named=named)
     (folder / "index.html").write_text(html_page(rows, game=game), encoding="utf-8")
     (folder / "leaderboard.md").write_text(markdown(rows, game=game), encoding="utf-8")
     (folder / "leaderboard.json").write_text(json.dumps([asdict(r) for r in rows], indent=1), encoding="utf-8")

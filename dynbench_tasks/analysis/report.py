@@ -26,8 +26,9 @@ from dynbench_tasks.analysis.comparisons import (
 )
 from dynbench_tasks.analysis.runs import TaskRun, pool_runs
 from dynbench_tasks.analysis.text import csv_cell, html_text, markdown_cell, one_line
-from dynbench_tasks.analysis.viewer import unscored_samples
+from dynbench_tasks.analysis.viewer import answer_breakdown, unread_warning, unscored_samples
 from dynbench_tasks.benchmarks import BENCHMARKS
+from dynbench_tasks.lmeval.answer_statuses import OTHER_STATUS, UNREAD, WARN_SHARE
 from dynbench_tasks.lmeval.counts import NOT_JUDGEABLE, SCORED, STATIC_STATUS
 from dynbench_tasks.variants import ANSWER_CHANGING, COPYABLE_ANSWER_CHANGES, MEANING_PRESERVING, STATIC, VARIANTS
 from mutators.programs import STATUSES
@@ -90,11 +91,13 @@ class Summary:
 class Report:
     """The runs of a report, one per model and task: runs of a model with several seeds are pooled
     (:func:`~dynbench_tasks.analysis.runs.pool_runs`). ``left_out``: one line per samples file some
-    of whose samples give no document score, so count in no per-document figure."""
+    of whose samples give no document score, so count in no per-document figure; ``unread``: one line
+    per run whose replies mostly gave no answer to read (model names unescaped: escape them)."""
 
     def __init__(self, runs: list[TaskRun]) -> None:
         self.left_out = [line for line in map(unscored_samples, runs) if line]
         pooled = pool_runs(runs)
+        self.unread = [line for line in map(unread_warning, pooled) if line]
         self.runs = {(r.model, r.benchmark, r.variant): r for r in pooled}
         self.models = list(dict.fromkeys(r.model for r in pooled))
         self.benchmarks = [b for b in BENCHMARKS if any(r.benchmark == b for r in pooled)]
@@ -280,6 +283,31 @@ def coverage_rows(report: Report, benchmark: str) -> tuple[list[str], list[list[
     return ["variant", "model", *STATUSES, NOT_JUDGEABLE, "built to score", "scored", "scored counted from"], rows
 
 
+def status_rows(report: Report, benchmark: str) -> tuple[list[str], list[list[Cell]]]:
+    """Per variant and model, the share of samples by status, the form most unread replies took, and
+    where the counts come from (runs made before they were recorded, without logged samples: none)."""
+    counted = [(variant, model, *answer_breakdown(run)) for variant in report.variants(benchmark)
+               for model in report.models if (run := report.run(model, benchmark, variant)) is not None]
+    statuses = list(BENCHMARKS[benchmark].sample_statuses)
+    if any(breakdown is not None and OTHER_STATUS in breakdown.statuses for _, _, breakdown, _ in counted):
+        statuses.append(OTHER_STATUS)
+    rows = []
+    for variant, model, breakdown, source in counted:
+        if breakdown is None or not breakdown.samples:
+            figures = [Cell("—")] * (len(statuses) + 3)
+        else:
+            figures = [Cell(str(breakdown.samples)),
+                       Cell(_share(breakdown.unread_share), 2 if breakdown.unread_share > WARN_SHARE else 0),
+                       *(Cell(_share(breakdown.share(status))) for status in statuses),
+                       Cell(breakdown.commonest_form or "—")]
+        rows.append([Cell(variant), Cell(model, foreign=True), *figures, Cell(source)])
+    return ["variant", "model", "samples", UNREAD, *statuses, "unread replies, most often", "counted from"], rows
+
+
+def _share(value: float) -> str:
+    return f"{value:.0%}" if value in (0, 1) else f"{value:.1%}"
+
+
 def _count(value: int | None) -> str:
     return "—" if value is None else str(value)
 
@@ -294,9 +322,12 @@ SECTIONS = [
     ("Ranking of models", ranking_rows),
     ("Paired comparison with orig on shared documents", paired_rows),
     ("Coverage: documents per variant (built by the task, and scored by the run)", coverage_rows),
+    (f"Answers by status: the share of samples ({UNREAD}: the reader found no answer in the reply; marked past "
+     f"{WARN_SHARE:.0%})", status_rows),
 ]
 HEADLINE_TITLE = f"Headline: the {HEADLINE} score per benchmark"
 LEFT_OUT = "Not counted (samples that give no document score)"
+UNREAD_TITLE = "Answers not read"
 
 
 # ---------------------------------------------------------------------------------- renderers
@@ -314,6 +345,7 @@ def _markdown_table(header: list[str], rows: list[list[Cell]]) -> list[str]:
 def markdown(report: Report, images: dict[str, str], sections: tuple[Section, ...] = ()) -> str:
     lines = ["# dynbench report", "", f"Models: {markdown_cell(', '.join(report.models))}", ""]
     lines += [*(f"* {LEFT_OUT}: {markdown_cell(line)}" for line in report.left_out), ""] if report.left_out else []
+    lines += [*(f"* {UNREAD_TITLE}: {markdown_cell(line)}" for line in report.unread), ""] if report.unread else []
     lines += [f"## {HEADLINE_TITLE}", ""]
     lines += _markdown_table(*summary_rows(report))
     lines += [*(f"* {summary_note(report, b, markdown_cell)}" for b in report.benchmarks), "", SUMMARY_DOCUMENTS, "",
@@ -360,6 +392,8 @@ def html_page(report: Report, images: dict[str, Path], sections: tuple[Section, 
              f"<p>Models: {html_text(', '.join(report.models))}</p>"
              + "".join(f"<p class='note' style='overflow-wrap:anywhere'>{LEFT_OUT}: {html_text(line)}</p>"
                        for line in report.left_out)
+             + "".join(f"<p class='note' style='overflow-wrap:anywhere'>{UNREAD_TITLE}: {html_text(line)}</p>"
+                       for line in report.unread)
              + f"<h2>{html.escape(HEADLINE_TITLE)}</h2>"
              + _html_table(*summary_rows(report), "headline")
              + f"<ul class='note'>{notes}</ul><p class='note'>{html.escape(SUMMARY_DOCUMENTS)}</p>"

@@ -12,6 +12,13 @@ _LINE_BREAKS = re.compile(r"\r\n|[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Control characters and the bidirectional overrides that make text display as something else.
 _HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]|~])")
+# What GitHub-flavoured Markdown links by itself (its extended autolinks): a scheme's "://", "www." and an
+# e-mail address (whose "mailto:" and "xmpp:" forms rest on its "@"). A backslash before the ":" or the "."
+# stops the first two; an e-mail address is found in text whatever its escapes, so its "@" is set apart in
+# an element of its own.
+_AUTOLINK_COLON = re.compile(r"(?<=[A-Za-z]):(?=//)")
+_AUTOLINK_WWW = re.compile(r"(?i)(?<=www)\.")
+_AUTOLINK_AT = re.compile(r"(?<=[A-Za-z0-9.+_-])@(?=[\\A-Za-z0-9_-]+\.[A-Za-z0-9_-])")
 _FORMULA_START = tuple("=+-@")
 
 
@@ -22,8 +29,11 @@ def one_line(text: object) -> str:
 
 
 def markdown_cell(text: object) -> str:
-    """Text for a Markdown table cell: one line, HTML as entities, pipes and inline syntax escaped."""
-    return _MARKDOWN_SYNTAX.sub(r"\\\1", html.escape(one_line(text), quote=False))
+    """Text for a Markdown table cell: one line, HTML as entities, pipes and inline syntax escaped, and
+    nothing GitHub would turn into a link (a URL, ``www.``, an e-mail address)."""
+    escaped = _MARKDOWN_SYNTAX.sub(r"\\\1", html.escape(one_line(text), quote=False))
+    escaped = _AUTOLINK_WWW.sub(r"\\.", _AUTOLINK_COLON.sub(r"\\:", escaped))
+    return _AUTOLINK_AT.sub("<span>@</span>", escaped)
 
 
 def csv_cell(value: object) -> object:

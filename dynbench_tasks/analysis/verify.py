@@ -14,20 +14,20 @@ named mismatch, never a crash, and never printed unabridged; every line is one l
 
 A submission is data, never configuration: the documents are rebuilt from the bundled data (or the
 folder the maintainer gives with ``--data-dir``), never from a data folder the run names, so a run
-made on doctored data fails on its data digest. A run judged under other judging rules
-(``scoring.JUDGING_RULES``; a run that records none was judged under rules 1) fails, since its
-answers would be judged differently here. A run that claims temperature 0 is certified greedy only
-if the repeats of at most ``greedy_tolerance`` of its documents differ. The answers are scored under
-the run's recorded timeout or the maintainer's cap (``--max-timeout``, else the benchmark's default),
-whichever is shorter, and a run recording a longer one fails: a submission never sets how long
-verify runs.
+made on doctored data fails on its data digest. A run's answers are judged again under the judging
+rules it records where this dynbench still judges by them (``scoring.REJUDGED_RULES``); a run judged
+under others (a run that records none was judged under rules 1) fails. A run that claims temperature
+0 is certified greedy only if the repeats of at most ``greedy_tolerance`` of its documents differ.
+The answers are scored under the run's recorded timeout or the maintainer's cap (``--max-timeout``,
+else the benchmark's default), whichever is shorter, and a run recording a longer one fails: a
+submission never sets how long verify runs.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,8 @@ from dynbench_tasks.analysis.runs import TaskRun, load_runs
 from dynbench_tasks.analysis.submitted import read_json_file
 from dynbench_tasks.analysis.text import one_line
 from dynbench_tasks.errors import DataError
-from dynbench_tasks.scoring import JUDGING_RULES, RECITATION_METRICS, process_results
+from dynbench_tasks.lmeval.answer_statuses import UNREAD, unread_share
+from dynbench_tasks.scoring import RECITATION_METRICS, REJUDGED_RULES, process_results
 
 VERIFIED, PARTIAL, FAILED, UNVERIFIABLE = "verified", "partial", "failed", "unverifiable"
 # The recorded settings verify rebuilds with; never the data's location or source, which the maintainer chooses.
@@ -178,7 +179,11 @@ def rebuild_task(run: TaskRun, data_dir: str | None = None, max_timeout: float |
 
     provenance = run.metadata.get("dynbench") or {}
     metadata = recorded_settings(provenance, data_dir, max_timeout)
-    return task_manager(metadata).load([run.task])["tasks"][run.task]
+    task = task_manager(metadata).load([run.task])["tasks"][run.task]
+    rules = provenance.get("judging_rules")
+    if type(rules) is int and rules in REJUDGED_RULES:  # its answers are judged again as they were judged
+        task.settings = replace(task.settings, judging_rules=rules)
+    return task
 
 
 def run_results(run: TaskRun) -> dict:
@@ -246,10 +251,11 @@ def _check_provenance(provenance: dict, task) -> list[str]:
         recorded = shown(provenance.get("engine_version"))
         problems.append(f"engine version differs (run {recorded}, here {ENGINE_VERSION})")
     rules = provenance.get("judging_rules", 1)  # recorded since rules 2
-    if rules != JUDGING_RULES:
+    if type(rules) is not int or rules not in REJUDGED_RULES:
         recorded = "none recorded: rules 1" if "judging_rules" not in provenance else shown(rules)
-        problems.append(f"judged under other judging rules (run {recorded}, here {JUDGING_RULES}): its answers would "
-                        "be judged differently; run it again with this dynbench")
+        judged = " or ".join(map(str, REJUDGED_RULES))
+        problems.append(f"judged under other judging rules (run {recorded}, here {judged}): its answers would be "
+                        "judged differently; run it again with this dynbench")
     rebuilt = task.config.metadata["dynbench"]
     data = provenance.get("data")
     recorded_data = data.get("sha256") if isinstance(data, dict) else None
@@ -327,8 +333,9 @@ def _check_sample(sample: dict, index: int, rebuilt: _Rebuilt) -> list[str]:
         problems.append(f"filter {shown(sample.get('filter'))} logged, the task's is {rebuilt.filter_name!r}")
     listed = sample.get("metrics")
     # A document lists the recitation metrics it earns (a decoy only where it has one; none in a run
-    # judged before they were recorded); _check_scores holds each listed one against its answers.
-    if not isinstance(listed, list) or listed != [m for m in rebuilt.metrics if m not in RECITATION_METRICS
+    # judged before they were recorded), and unread since runs record it; _check_scores holds each
+    # listed one against its answers.
+    if not isinstance(listed, list) or listed != [m for m in rebuilt.metrics if m not in (*RECITATION_METRICS, UNREAD)
                                                   or m in listed]:
         problems.append(f"metrics {shown(sample.get('metrics'))} listed, the task's are {rebuilt.metrics}")
     for key in ("resps", "filtered_resps"):
@@ -340,7 +347,8 @@ def _check_sample(sample: dict, index: int, rebuilt: _Rebuilt) -> list[str]:
     return [f"{name}: {problem}" for problem in problems]
 
 
-def _check_scores(sample: dict, doc: dict, row: list[str]) -> tuple[list[str], dict[str, float]]:
+def _check_scores(sample: dict, doc: dict, row: list[str], unread: tuple[str, ...]
+                  ) -> tuple[list[str], dict[str, float]]:
     """The logged scorer output and metrics of one document against its re-scored answers."""
     problems = []
     logged = logged_answers(sample, "filtered_resps") or []
@@ -363,6 +371,8 @@ def _check_scores(sample: dict, doc: dict, row: list[str]) -> tuple[list[str], d
             problems.append("filtered_resps differ from what scoring its resps gives (same statuses)")
     earned = process_results(doc, [[json.dumps(entry, ensure_ascii=False) for entry in rescored]])
     listed = sample.get("metrics") if isinstance(sample.get("metrics"), list) else []
+    if UNREAD in listed:
+        earned[UNREAD] = unread_share([entry["status"] for entry in rescored], unread)
     for metric in RECITATION_METRICS:
         if metric in listed and metric not in earned:
             problems.append(f"{metric} listed, but its answers were not checked against a {metric} answer")
@@ -425,29 +435,64 @@ def _check_coverage(held: set[int], total: int, limit: Any) -> tuple[str | None,
                   f"{len(missing)} missing (document {missing[0] if missing else 'order'} first)"]
 
 
+def checked_rebuild(run: TaskRun, data_dir: str | None = None, max_timeout: float | None = None
+                    ) -> tuple[Any, str, list[str]]:
+    """Verify's first step, which ``dynbench detect`` shares: (the task the run's recorded settings rebuild
+    over the maintainer's data, its documents built or served from the datasets cache; the outcome where the
+    run stops here, FAILED or UNVERIFIABLE; what stops it: no samples, no provenance, no rebuild, a timeout
+    over ``max_timeout``, another engine, judging rules, data or documents). Never an exception."""
+    provenance = run.metadata.get("dynbench") or {}
+    if not run.samples:
+        return None, UNVERIFIABLE, ["the run logged no samples (run lm_eval with --log_samples)"]
+    if not isinstance(provenance, dict) or not provenance.get("engine_version"):
+        return None, UNVERIFIABLE, ["the results carry no dynbench provenance"]
+    cap = timeout_cap(run, max_timeout)
+    try:
+        task = rebuild_task(run, data_dir, cap)
+    except Exception as error:  # noqa: BLE001 - any failure to rebuild is this task's verdict
+        return None, FAILED, [f"its documents could not be rebuilt ({type(error).__name__}: {shown(str(error))})"]
+    problems = []
+    if cap is not None and _exceeds(provenance.get("timeout"), cap):
+        problems.append(f"timeout {shown(provenance['timeout'])} s recorded, over the {cap:g} s verify allows "
+                        "(the benchmark's default; a maintainer may allow more with --max-timeout SECONDS)")
+    return task, FAILED, problems + _check_provenance(provenance, task)
+
+
+@dataclass
+class CheckedDocuments:
+    """A run's logged samples checked against the rebuilt documents, as verify checks each sample's one."""
+
+    samples: list[dict]  # the logged samples whose document is the rebuilt one of their doc_id
+    differing: list[str]  # each other logged sample, by its document's id (or its position), as a message shows it
+    problems: list[str]  # what kept every document from being checked (checked_rebuild's)
+
+
+def checked_documents(run: TaskRun, data_dir: str | None = None, max_timeout: float | None = None
+                      ) -> CheckedDocuments:
+    """The run's logged samples split by whether their document is the one its recorded settings rebuild
+    over the maintainer's data (``checked_rebuild``; the same cache)."""
+    checked = CheckedDocuments([], [], [])
+    task, _, checked.problems = checked_rebuild(run, data_dir, max_timeout)
+    if checked.problems:
+        return checked
+    documents = [_plain(doc) for doc in task.eval_docs]
+    for position, sample in enumerate(run.samples):
+        index = sample.get("doc_id") if isinstance(sample, dict) else None
+        if type(index) is int and 0 <= index < len(documents) and sample.get("doc") == documents[index]:
+            checked.samples.append(sample)
+        else:
+            doc = sample.get("doc") if isinstance(sample, dict) else None
+            name = doc.get("id") if isinstance(doc, dict) else None
+            checked.differing.append(one_line(name)[:_SHOWN_LIMIT] if isinstance(name, str) else f"sample {position}")
+    return checked
+
+
 def verify_task(run: TaskRun, data_dir: str | None = None, max_timeout: float | None = None) -> TaskVerdict:
     """The verdict on one task of a run, its answers scored under at most ``max_timeout`` seconds each
     (default: the benchmark's default timeout). Any failure is the verdict's problem, never an exception."""
     provenance = run.metadata.get("dynbench") or {}
     verdict = TaskVerdict(run.task, run.model, FAILED, len(run.samples))
-    if not run.samples:
-        verdict.outcome = UNVERIFIABLE
-        verdict.problems.append("the run logged no samples (run lm_eval with --log_samples)")
-        return verdict
-    if not isinstance(provenance, dict) or not provenance.get("engine_version"):
-        verdict.outcome = UNVERIFIABLE
-        verdict.problems.append("the results carry no dynbench provenance")
-        return verdict
-    cap = timeout_cap(run, max_timeout)
-    try:
-        task = rebuild_task(run, data_dir, cap)
-    except Exception as error:  # noqa: BLE001 - any failure to rebuild is this task's verdict
-        verdict.problems.append(f"its documents could not be rebuilt ({type(error).__name__}: {shown(str(error))})")
-        return verdict
-    if cap is not None and _exceeds(provenance.get("timeout"), cap):
-        verdict.problems.append(f"timeout {shown(provenance['timeout'])} s recorded, over the {cap:g} s verify allows "
-                                "(the benchmark's default; a maintainer may allow more with --max-timeout SECONDS)")
-    verdict.problems += _check_provenance(provenance, task)
+    task, verdict.outcome, verdict.problems = checked_rebuild(run, data_dir, max_timeout)
     if verdict.problems:
         return verdict
     try:
@@ -494,7 +539,7 @@ def _check_run(run: TaskRun, provenance: dict, task, verdict: TaskVerdict) -> No
     rows = spec.score(generations, docs, task.settings) if docs else []
     earned: dict[str, list[float]] = {}
     for sample, doc, row in zip(logged, docs, rows, strict=True):
-        found, metrics = _check_scores(sample, doc, row)
+        found, metrics = _check_scores(sample, doc, row, spec.unread_statuses)
         verdict.problems += found
         for metric, value in metrics.items():
             earned.setdefault(metric, []).append(value)

@@ -27,6 +27,7 @@ from dynbench_tasks.analysis.submitted import parse_json
 from dynbench_tasks.analysis.text import html_text, one_line
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import DataError, UsageError
+from dynbench_tasks.lmeval.answer_statuses import RECORD, Breakdown, reply_form
 from dynbench_tasks.variants import STATIC
 
 # The answer a NewOutput-style operator recomputed, as named in a document's mutation record.
@@ -64,7 +65,9 @@ del,ins{text-decoration:none;border-radius:2px}del{background:#f5b5b5}ins{backgr
 .answers table{width:100%;border-collapse:collapse;table-layout:fixed}
 .answers td{border-top:1px solid #eee;vertical-align:top;padding:2px 4px}.answers td.status{width:9em}
 pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:18em;overflow-y:auto}
-.passed{color:#060}.fail{color:#a00}"""
+.passed{color:#060}.fail{color:#a00}
+table.statuses{border-collapse:collapse;margin:.3em 0}table.statuses td,table.statuses th{border:1px solid #ddd;
+padding:1px 8px;text-align:left}"""
 _SCRIPT = """function flips(on){for(const s of document.querySelectorAll('section'))
 s.style.display=(!on||s.dataset.flip==='1')?'':'none'}"""
 
@@ -368,6 +371,40 @@ def _samples(sample: dict) -> list[dict]:
     return decoded
 
 
+LOGGED = "logged samples"  # where a run's breakdown of answers by status comes from
+RECORDED = "the run's record"
+NOT_RECORDED = "not recorded"
+
+
+def answer_breakdown(run: TaskRun) -> tuple[Breakdown | None, str]:
+    """``run``'s samples by status and its unread replies by form, and where they were counted: its
+    logged samples (those with answers in lists), else the breakdown the run recorded (runs made
+    before it was recorded have none: None, :data:`NOT_RECORDED`)."""
+    unread = BENCHMARKS[run.benchmark].unread_statuses
+    statuses: Counter[str] = Counter()
+    forms: Counter[str] = Counter()
+    for sample in run.samples:
+        if not isinstance(sample, dict) or not _is_list_of_lists(sample.get("filtered_resps")):
+            continue
+        raw = sample["resps"][0] if _is_list_of_lists(sample.get("resps")) else []
+        for index, entry in enumerate(_samples({**sample, "resps": [raw]})):
+            status = entry.get("status")
+            statuses[status if isinstance(status, str) else "?"] += 1
+            if status in unread and index < len(raw):  # a run that logged no replies: statuses only
+                forms[reply_form(raw[index])] += 1
+    if statuses:
+        return Breakdown.counted(run.benchmark, statuses, forms), LOGGED
+    provenance = run.metadata.get("dynbench")
+    recorded = Breakdown.from_record(run.benchmark, provenance.get(RECORD) if isinstance(provenance, dict) else None)
+    return (recorded, RECORDED) if recorded is not None else (None, NOT_RECORDED)
+
+
+def unread_warning(run: TaskRun) -> str | None:
+    """One line when many of ``run``'s replies gave no answer to read, its model named (escape it)."""
+    breakdown, _ = answer_breakdown(run)
+    return breakdown.warning(f"{run.model} {run.task}") if breakdown is not None else None
+
+
 def answer_changed(doc: dict) -> bool:
     """Whether the mutation recomputed the document's expected output (a missing record: unchanged)."""
     return CHANGED_OUTPUT in ((doc.get("mutation") or {}).get("changed_answers") or [])
@@ -493,6 +530,29 @@ def _passed(sample: dict | None) -> bool:
     return sample is not None and sample.get("pass@1", 0) >= 0.5
 
 
+def _status_table(runs: list[tuple[str, TaskRun]]) -> str:
+    """The samples of each run by status, then its unread replies by form (count and share), with
+    the warning of a run whose replies mostly went unread."""
+    counted = [(title, *answer_breakdown(run)) for title, run in runs]
+    columns = [None if breakdown is None else
+               {**breakdown.statuses, **{f"unread: {form}": n for form, n in breakdown.forms.items()}}
+               for _, breakdown, _ in counted]
+    labels = list(dict.fromkeys(label for column in columns if column for label in column))
+    rows = []
+    for label in labels:
+        cells = "".join(f"<td>{html.escape(source)}</td>" if column is None else
+                        f"<td>{column.get(label, 0)} ({column.get(label, 0) / max(1, breakdown.samples):.0%})</td>"
+                        for column, (_, breakdown, source) in zip(columns, counted, strict=True))
+        rows.append(f"<tr><th>{html.escape(label)}</th>{cells}</tr>")
+    head = "".join(f"<th>{html.escape(title)}</th>" for title, _, _ in counted)
+    sources = "; ".join(f"{html.escape(title)}: {html.escape(source)}" for title, _, source in counted)
+    warnings = [breakdown.warning(title) for title, breakdown, _ in counted if breakdown is not None]
+    notes = "".join(f"<p class='note unread'>{html_text(line)}</p>" for line in warnings if line)
+    return (f"<details class='statuses'{' open' if notes else ''}><summary>Samples by status (counted from "
+            f"{sources})</summary><table class='statuses'><thead><tr><th>status</th>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></details>{notes}")
+
+
 def _percent(run: TaskRun | None) -> str:
     return "—" if run is None or run.pass_at_1 is None else f"{run.pass_at_1 * 100:.2f}"
 
@@ -533,6 +593,7 @@ def write_view_page(runs: list[TaskRun], task: str, out: Path, model: str | None
         f"<p class='summary'>{len(shown.samples)} documents. pass@1 on orig {_percent(base)}, on {html.escape(task)} "
         f"{_percent(variant)}. <b>{len(flipped)} outcome flips</b> (passed on orig, failed on the mutant); "
         f"{reversed_flips} the other way.</p>{left_out}"
+        + _status_table([*([("on orig", base)] if base is not None else []), (f"on {task}", variant)])
         + (f"<nav aria-label='outcome flips'>flips: {flip_links}</nav>" if flipped else "")
         + "<p class='legend'>Each document: the original program (left) beside the one the model saw (right). "
         "<span><del>removed</del></span><span><ins>added</ins></span>"

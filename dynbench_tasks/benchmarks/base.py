@@ -50,6 +50,7 @@ class Benchmark:
     answer_is_program: ClassVar[bool] = False  # the model answers with the program itself (translation)
     sample_statuses: ClassVar[tuple[str, ...]]  # every status a scored sample can get
     answered_statuses: ClassVar[tuple[str, ...]]  # those of a sample that gave an answer to compare (right or not)
+    unread_statuses: ClassVar[tuple[str, ...]]  # those of a sample whose reply the reader found no answer in
     # The paper's Table 4 (programs, and programs each operator changes) and Table 3 (BLEU).
     paper_programs: ClassVar[int | None] = None
     paper_changed: ClassVar[Mapping[str, int]] = {}

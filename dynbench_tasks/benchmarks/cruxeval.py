@@ -1,10 +1,15 @@
 """CRUXEval output prediction: the programs, prompts, answer extraction and sandboxed scoring.
 
 Documents carry the program and input as shown to the model in ``code`` and ``input`` (the
-originals in ``original_code`` and ``original_input``). Two prompt styles: ``paper`` (default) is the
+originals in ``original_code`` and ``original_input``). Four prompt styles: ``paper`` (default) is the
 dynamic-benchmarking paper's appendix C prompt: the program, then ``assert f(<input>) ==`` for the
 model to complete, stopping at ``# done``; 0-shot. ``harness`` is lm-eval's own ``cruxeval_output``
-prompt (2-shot, ``[ANSWER]`` tags), taken verbatim from the installed lm-eval.
+prompt (2-shot, ``[ANSWER]`` tags), taken verbatim from the installed lm-eval. ``chat`` asks a chat
+model for the whole assertion in ``[ANSWER]`` tags (what a chat template gets unless a prompt is
+named); ``cot`` is lm-eval's ``cruxeval_output_cot`` chain of thought (docs/chat.md).
+
+Under judging rules 3 the answer is read wherever the reply states it (:mod:`.final_answer`); each
+statement is read by :func:`read_answer`, as judging rules 2 read the whole reply.
 
 Scoring differs from lm-eval's built-in on purpose: quotes are kept (the built-in strips them, so
 every string answer fails), an answer that calls ``f`` is rejected (the built-in accepts an answer
@@ -25,8 +30,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from dynbench_tasks.benchmarks.base import Benchmark, Program
 from dynbench_tasks.benchmarks.execution import Check, score_checks
+from dynbench_tasks.benchmarks.final_answer import AMBIGUOUS, EMPTY, UNPARSEABLE, Reading, final_answer
 from dynbench_tasks.benchmarks.new_answers import literal_problem
-from dynbench_tasks.scoring import recitation_metric_list
+from dynbench_tasks.scoring import FINAL_ANSWER_RULES, JUDGING_RULES, recitation_metric_list
+from dynbench_tasks.settings import CHAT_PROMPT, COT_PROMPT, HARNESS_PROMPT, PAPER_PROMPT
 from mutators.programs import CallTests, ProgramKind
 
 if TYPE_CHECKING:
@@ -39,15 +46,33 @@ PAPER_INSTRUCTION = (
     'is incorrect or incomplete. Output "# done" after the assertion.'
 )
 MAX_ANSWER_CHARS = 20_000
-SAMPLE_STATUSES = ("passed", "wrong", "empty", "unparseable", "wrong_call", "calls_f", "not_a_value", "error",
+WRONG_CALL = "wrong_call"
+SAMPLE_STATUSES = ("passed", "wrong", EMPTY, UNPARSEABLE, AMBIGUOUS, WRONG_CALL, "calls_f", "not_a_value", "error",
                    "timeout")
+
+
+# Stated after each chat prompt's instruction: the form of the reply, with no value a model might copy.
+ANSWER_FORM = "[ANSWER]\n{assertion}\n[/ANSWER]"
+CHAT_INSTRUCTION = (
+    "Based on the given Python code, which may contain errors, complete the assertion with the output when "
+    "executing the code on the given input, even if the function is incorrect or incomplete. The output must be a "
+    "literal (no unsimplified expressions, no function calls). Provide the full assertion with the correct output "
+    "in [ANSWER] and [/ANSWER] tags, like this:\n" + ANSWER_FORM.format(assertion="assert f(...) == <output>")
+)
+# Tokens a reply may take: room for a chat model's sentences around its answer, and for a reasoning
+# model's thinking under the chain-of-thought prompt (lm-eval's own cot tasks allow 1024).
+PROMPT_MAX_GEN_TOKS = {CHAT_PROMPT: 1024, COT_PROMPT: 4096}
 
 
 def paper_prompt(doc: dict) -> str:
     return f"{PAPER_INSTRUCTION}\n\n{doc['code']}\nassert f({doc['input']}) =="
 
 
-@lru_cache(maxsize=2)
+def chat_prompt(doc: dict) -> str:
+    return f"{CHAT_INSTRUCTION}\n\n[PYTHON]\n{doc['code']}\nassert f({doc['input']}) == ??\n[/PYTHON]"
+
+
+@lru_cache(maxsize=4)
 def builtin_task(name: str) -> dict:
     """One of lm-eval's own cruxeval task configs, as the installed lm-eval ships it."""
     import lm_eval
@@ -56,16 +81,27 @@ def builtin_task(name: str) -> dict:
     return load_yaml(Path(lm_eval.__file__).parent / "tasks" / "cruxeval" / f"{name}.yaml")
 
 
-def prompt_config(settings: TaskSettings, score_function, paper_prompt_function, builtin: str) -> dict[str, Any]:
+def prompt_config(settings: TaskSettings, score_function, paper_prompt_function, chat_prompt_function,
+                  builtin: str) -> dict[str, Any]:
     """The prompt-dependent part of a CRUXEval task's lm-eval config: the paper's prompt (0-shot,
-    stop at ``# done``) or lm-eval's own ``builtin`` task's (``prompt: harness``)."""
+    stop at ``# done``), lm-eval's own ``builtin`` task's (``prompt: harness``), the chat prompt
+    (the answer asked for in ``[ANSWER]`` tags) or lm-eval's ``<builtin>_cot`` chain of thought
+    (``prompt: cot``, 0-shot: its example is in its description). The chat and cot prompts stop at
+    no text of their own: a reasoning model's thinking may quote any tag (a chat model ends its turn)."""
     scoring = [{"name": "sandbox",
                 "filter": [{"function": "custom", "filter_fn": partial(score_function, settings=settings)}]}]
-    if settings.prompt == "harness":
+    if settings.prompt == HARNESS_PROMPT:
         config = builtin_task(builtin)
         prompt_keys = ("description", "doc_to_text", "doc_to_target", "num_fewshot", "fewshot_config")
         return {**{key: config[key] for key in prompt_keys}, "filter_list": scoring,
                 "stop": list(config["generation_kwargs"]["until"])}
+    if settings.prompt == COT_PROMPT:
+        config = builtin_task(f"{builtin}_cot")
+        return {**{key: config[key] for key in ("description", "doc_to_text", "doc_to_target")}, "num_fewshot": 0,
+                "filter_list": scoring, "stop": [], "max_gen_toks": PROMPT_MAX_GEN_TOKS[COT_PROMPT]}
+    if settings.prompt == CHAT_PROMPT:
+        return {"description": "", "doc_to_text": chat_prompt_function, "doc_to_target": "output", "num_fewshot": 0,
+                "filter_list": scoring, "stop": [], "max_gen_toks": PROMPT_MAX_GEN_TOKS[CHAT_PROMPT]}
     return {"description": "", "doc_to_text": paper_prompt_function, "doc_to_target": "output", "num_fewshot": 0,
             "filter_list": scoring, "stop": ["# done"]}
 
@@ -158,7 +194,7 @@ def _right_side(candidate: str, shown_input: str) -> str | Check | None:
     compared = isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.Eq)
     if isinstance(first, ast.Assert) or (compared and calls_f(test.left)):
         if not compared or ast.dump(test.left) != shown_call(shown_input):
-            return Check((ast.get_source_segment(candidate, first) or candidate).strip(), "wrong_call")
+            return Check((ast.get_source_segment(candidate, first) or candidate).strip(), WRONG_CALL)
         tail = ast.get_source_segment(candidate, _span(test.left, test)) or ""
         equals = _TO_RIGHT_SIDE.match(tail)
         return tail[equals.end():].strip() if equals else None
@@ -207,7 +243,7 @@ def answer_text(generation: str, prompt: str) -> str:
     """The part of a generation that answers: inside ``[ANSWER]`` tags for the harness prompt, before
     ``# done``, without Markdown fences, with the line ends Python knows made one."""
     text = generation.replace("\r\n", "\n").replace("\r", "\n")
-    if prompt == "harness":
+    if prompt == HARNESS_PROMPT:
         text = text.split("[ANSWER]", 1)[-1].split("[/ANSWER]", 1)[0]
     return _strip_fences(text.split("# done", 1)[0]).strip()
 
@@ -218,14 +254,11 @@ def candidates(text: str) -> list[str]:
     return [text, *("\n".join(lines[:count]) for count in range(min(len(lines) - 1, _LINES_TRIED), 0, -1))]
 
 
-def parse_answer(generation: str, prompt: str, shown_input: str) -> Check:
-    """What one generation answers about ``f(<shown input>)`` (the document's ``input``, as the prompt
-    shows it), and what must run to check it. Never raises."""
-    text = answer_text(generation, prompt)
-    if not text:
-        return Check("", "empty")
-    if len(text) > MAX_ANSWER_CHARS:
-        return Check(text[:200], "unparseable")
+def read_answer(text: str, shown_input: str) -> Check:
+    """What ``text`` answers about ``f(<shown input>)`` read as a whole, else its first lines (judging
+    rules 2 read the whole reply so; rules 3 each statement :mod:`.final_answer` finds)."""
+    if not text.strip():
+        return Check("", EMPTY)
     for candidate in candidates(text):
         answer = _right_side(candidate.strip().removesuffix(",").strip(), shown_input)
         if isinstance(answer, Check):
@@ -240,24 +273,81 @@ def parse_answer(generation: str, prompt: str, shown_input: str) -> Check:
             return Check(answer, read)
         expressions, links = read
         return Check(answer, expressions=expressions, links=links)
-    return Check(text, "unparseable")
+    return Check(text, UNPARSEABLE)
+
+
+def _stated_value(expression: str) -> Any:
+    """An answer's expression as a value where it is a literal, else as a parsed tree: what two
+    statements of one answer share whatever their spelling."""
+    try:
+        return ("value", ast.literal_eval(expression))
+    except (*PARSE_FAILURES, TypeError):
+        pass
+    try:
+        return ("tree", ast.dump(ast.parse(expression, mode="eval")))
+    except PARSE_FAILURES:
+        return ("text", expression)
+
+
+def same_answer(first: Check, second: Check) -> bool:
+    """Whether two statements of one reply give the same answer: the same value (``3``, ``(3)`` and
+    ``3.0`` are one), or the same refusal of the same text."""
+    if first.status or second.status:
+        return first.status == second.status and first.answer.strip() == second.answer.strip()
+    try:
+        return first.links == second.links and len(first.expressions) == len(second.expressions) and all(
+            _stated_value(a) == _stated_value(b) for a, b in zip(first.expressions, second.expressions, strict=True))
+    except (RecursionError, MemoryError, TypeError, ValueError):
+        return False
+
+
+def _returned_value(shown_input: str, call: str, value: str) -> str | None:
+    """The value of a sentence ``f(…) returns X`` when ``f(…)`` is the shown call; None for a sentence
+    about another call (working through a recursion, say)."""
+    try:
+        said = ast.dump(ast.parse(call, mode="eval").body)
+    except PARSE_FAILURES:
+        return None
+    return value if said == shown_call(shown_input) else None
+
+
+def output_reading(shown_input: str) -> Reading:
+    return Reading(read=partial(read_answer, shown_input=shown_input), named=str,
+                   returned=partial(_returned_value, shown_input), same=same_answer, kind="output",
+                   unstated=(WRONG_CALL,))
+
+
+def parse_answer(generation: str, prompt: str, shown_input: str, rules: int = JUDGING_RULES) -> Check:
+    """What one generation answers about ``f(<shown input>)`` (the document's ``input``, as the prompt
+    shows it), and what must run to check it, under judging rules ``rules``: from 3 the one answer
+    the reply states wherever it states it (:mod:`.final_answer`), under 2 the text
+    :func:`answer_text` gives. Never raises."""
+    if rules >= FINAL_ANSWER_RULES:
+        return final_answer(generation, output_reading(shown_input), MAX_ANSWER_CHARS)
+    text = answer_text(generation, prompt)
+    if not text:
+        return Check("", EMPTY)
+    if len(text) > MAX_ANSWER_CHARS:
+        return Check(text[:200], UNPARSEABLE)
+    return read_answer(text, shown_input)
 
 
 # ---------------------------------------------------------------------------------- scoring
 def score_generations(generations: list[list[str]], outputs: list[str], inputs: list[str], prompt: str,
-                      timeout: float, label: str, others: list[dict[str, str]] | None = None) -> list[list[str]]:
+                      timeout: float, label: str, others: list[dict[str, str]] | None = None,
+                      rules: int = JUDGING_RULES) -> list[list[str]]:
     """Every generation of every problem (its expected output and its shown input given as the
-    documents spell them), checked in the sandbox and judged here: one JSON object (answer, status,
-    detail) per sample. ``others``: per problem, outputs that are not the answer by name, as literals
-    (:func:`recited_answers`)."""
+    documents spell them), checked in the sandbox and judged here under judging rules ``rules``: one
+    JSON object (answer, status, detail) per sample. ``others``: per problem, outputs that are not the
+    answer by name, as literals (:func:`recited_answers`)."""
     checks = []
     for samples, shown_input in zip(generations, inputs, strict=True):
         row = []
         for generation in samples:
             try:
-                row.append(parse_answer(generation if isinstance(generation, str) else "", prompt, shown_input))
+                row.append(parse_answer(generation if isinstance(generation, str) else "", prompt, shown_input, rules))
             except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
-                row.append(Check("", "unparseable"))
+                row.append(Check("", UNPARSEABLE))
         checks.append(row)
     read = [{name: ast.literal_eval(text) for name, text in row.items()} for row in others] if others else None
     return score_checks(checks, [ast.literal_eval(output) for output in outputs], timeout, label, read)
@@ -283,7 +373,7 @@ def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> l
     """lm-eval filter: every sample of every document checked in the sandbox, judged here."""
     return score_generations(resps, [doc["output"] for doc in docs], [doc["input"] for doc in docs],
                              settings.prompt, settings.timeout, f"cruxeval_{settings.variant}",
-                             [recited_answers(doc) for doc in docs])
+                             [recited_answers(doc) for doc in docs], settings.judging_rules)
 
 
 class CruxEval(Benchmark):
@@ -292,11 +382,12 @@ class CruxEval(Benchmark):
     code_field = "code"
     required = ("id", "code", "input", "output")
     hub = ("cruxeval-org/cruxeval", "test")  # the copy lm-eval's own cruxeval_* tasks use
-    prompts = ("paper", "harness")
+    prompts = (PAPER_PROMPT, HARNESS_PROMPT, CHAT_PROMPT, COT_PROMPT)
     default_timeout = 3.0
     max_gen_toks = 256
     sample_statuses = SAMPLE_STATUSES
     answered_statuses = ("passed", "wrong")
+    unread_statuses = (EMPTY, UNPARSEABLE, AMBIGUOUS)
     takes_new_inputs = True
     paper_programs = 800
     paper_changed: ClassVar[Mapping[str, int]] = {
@@ -330,7 +421,7 @@ class CruxEval(Benchmark):
         return score(resps, docs, settings)
 
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
-        config = prompt_config(settings, score, paper_prompt, "cruxeval_output")
+        config = prompt_config(settings, score, paper_prompt, chat_prompt, "cruxeval_output")
         if settings.changes_answers:
             config["metric_list"] = recitation_metric_list()
         return config

@@ -1,9 +1,11 @@
 """CRUXEval input prediction: given the program and an output, find an input that gives it.
 
-Same programs, mutations and documents as output prediction (:mod:`.cruxeval`). Two prompts: ``paper``
+Same programs, mutations and documents as output prediction (:mod:`.cruxeval`). Four prompts: ``paper``
 (the output prompt's wording turned round: the program, then ``assert f(??) == <output>`` to complete
-with a call, stop at ``# done``, 0-shot) and ``harness`` (lm-eval's own ``cruxeval_input`` prompt,
-2-shot, ``[ANSWER]`` tags, read from the installed lm-eval).
+with a call, stop at ``# done``, 0-shot), ``harness`` (lm-eval's own ``cruxeval_input`` prompt,
+2-shot, ``[ANSWER]`` tags, read from the installed lm-eval), ``chat`` and ``cot`` (lm-eval's
+``cruxeval_input_cot``), as for output prediction. The reply is read as there (:mod:`.final_answer`);
+a sentence "The input is X" names the call ``f(X)``.
 
 An answer must be a call of ``f`` (``assert f(X) == ...``, ``f(X) == ...`` or ``f(X)``) whose
 arguments are literal values (see :func:`literal_argument`), never code that computes them. The shown
@@ -16,10 +18,11 @@ from __future__ import annotations
 
 import ast
 import json
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from dynbench_tasks.benchmarks.cruxeval import (
+    ANSWER_FORM,
     MAX_ANSWER_CHARS,
     PARSE_FAILURES,
     CruxEval,
@@ -31,7 +34,8 @@ from dynbench_tasks.benchmarks.cruxeval import (
     states_a_value,
 )
 from dynbench_tasks.benchmarks.execution import Check, score_checks
-from dynbench_tasks.scoring import recitation_metric_list
+from dynbench_tasks.benchmarks.final_answer import AMBIGUOUS, EMPTY, UNPARSEABLE, Reading, final_answer
+from dynbench_tasks.scoring import FINAL_ANSWER_RULES, JUDGING_RULES, recitation_metric_list
 
 if TYPE_CHECKING:
     from dynbench_tasks.settings import TaskSettings
@@ -41,12 +45,25 @@ INPUT_INSTRUCTION = (
     "on which executing the code gives the given output. Do NOT output any extra information, even if the function "
     'is incorrect or incomplete. Output the completed assertion, then "# done".'
 )
-SAMPLE_STATUSES = ("passed", "wrong", "empty", "unparseable", "not_a_call", "calls_f", "not_a_value", "error",
+NOT_A_CALL = "not_a_call"
+SAMPLE_STATUSES = ("passed", "wrong", EMPTY, UNPARSEABLE, AMBIGUOUS, NOT_A_CALL, "calls_f", "not_a_value", "error",
                    "timeout")
+
+
+CHAT_INSTRUCTION = (
+    "Based on the given Python code, which may contain errors, replace ?? in the assertion with an input on which "
+    "executing the code gives the given output, even if the function is incorrect or incomplete. The input must be "
+    "literal values (no unsimplified expressions, no function calls). Provide the full assertion with the input in "
+    "[ANSWER] and [/ANSWER] tags, like this:\n" + ANSWER_FORM.format(assertion="assert f(<input>) == <output>")
+)
 
 
 def paper_prompt(doc: dict) -> str:
     return f"{INPUT_INSTRUCTION}\n\n{doc['code']}\nassert f(??) == {doc['output']}\n"
+
+
+def chat_prompt(doc: dict) -> str:
+    return f"{CHAT_INSTRUCTION}\n\n[PYTHON]\n{doc['code']}\nassert f(??) == {doc['output']}\n[/PYTHON]"
 
 
 def program_names(code: str) -> frozenset[str]:
@@ -123,14 +140,11 @@ def literal_argument(node: ast.expr, names: frozenset[str], own: frozenset[str])
     return _is_literal(node)
 
 
-def parse_input_answer(generation: str, prompt: str, program: str, reference_input: str) -> Check:
-    """What one generation answers (a call of ``f``), and what must run to check it; ``reference_input``
-    is the document's ``input``. Never raises."""
-    text = answer_text(generation, prompt)
-    if not text:
-        return Check("", "empty")
-    if len(text) > MAX_ANSWER_CHARS:
-        return Check(text[:200], "unparseable")
+def read_call(text: str, program: str, reference_input: str) -> Check:
+    """The call of ``f`` that ``text`` answers with, read as a whole, else its first lines (judging rules 2
+    read the whole reply so; rules 3 each statement :mod:`.final_answer` finds)."""
+    if not text.strip():
+        return Check("", EMPTY)
     seen_python = False
     for candidate in candidates(text):
         candidate = candidate.strip()
@@ -142,7 +156,7 @@ def parse_input_answer(generation: str, prompt: str, program: str, reference_inp
             continue
         answer = ast.get_source_segment(candidate, call) or ""
         if not (isinstance(call.func, ast.Name) and call.func.id == "f"):
-            return Check(answer, "not_a_call")
+            return Check(answer, NOT_A_CALL)
         arguments = _arguments(call)
         if any(calls_f(argument) for argument in arguments):
             return Check(answer, "calls_f")
@@ -150,7 +164,79 @@ def parse_input_answer(generation: str, prompt: str, program: str, reference_inp
         if not all(literal_argument(argument, names, own) for argument in arguments):
             return Check(answer, "not_a_value")
         return Check(answer, program=program, expressions=[f"({answer})"])
-    return Check(text, "not_a_call" if seen_python else "unparseable")
+    return Check(text, NOT_A_CALL if seen_python else UNPARSEABLE)
+
+
+def _named_call(value: str) -> str:
+    """The call a sentence "The input is X" names: X itself when it is a call of ``f`` or an assertion,
+    else ``f(X)``."""
+    if value.lstrip().startswith("assert"):
+        return value
+    try:
+        node = ast.parse(value.strip(), mode="eval").body
+    except PARSE_FAILURES:
+        return f"f({value})"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "f":
+        return value
+    return f"f({value})"
+
+
+def _returned_call(shown_output: str | None, call: str, value: str) -> str | None:
+    """The call of a sentence ``f(X) returns Y`` when ``Y`` is the shown output as written (up to
+    spaces and parentheses); None for a sentence about another value (trying inputs out, say)."""
+    if shown_output is None:
+        return None
+    try:
+        said, shown = (ast.dump(ast.parse(text.strip(), mode="eval").body) for text in (value, shown_output))
+    except PARSE_FAILURES:
+        return None
+    return call if said == shown else None
+
+
+def _call_key(answer: str) -> Any:
+    """A call's arguments as values where they are literals, else as parsed trees, keywords by name."""
+    def stated(node: ast.expr) -> Any:
+        try:
+            return ("value", ast.literal_eval(node))
+        except (*PARSE_FAILURES, TypeError):
+            return ("tree", ast.dump(node))
+
+    call = ast.parse(answer, mode="eval").body
+    return ([stated(a) for a in call.args],
+            sorted(((k.arg or "**"), stated(k.value)) for k in call.keywords))
+
+
+def same_call(first: Check, second: Check) -> bool:
+    """Whether two statements of one reply give the same input: the same arguments (``f(1)`` and
+    ``f( 1 )`` are one), or the same refusal of the same text."""
+    if first.status or second.status:
+        return first.status == second.status and first.answer.strip() == second.answer.strip()
+    try:
+        return _call_key(first.answer) == _call_key(second.answer)
+    except (*PARSE_FAILURES, TypeError, AttributeError):
+        return False
+
+
+def input_reading(program: str, reference_input: str, shown_output: str | None) -> Reading:
+    return Reading(read=partial(read_call, program=program, reference_input=reference_input), named=_named_call,
+                   returned=partial(_returned_call, shown_output), same=same_call, kind="input",
+                   unstated=(NOT_A_CALL,))
+
+
+def parse_input_answer(generation: str, prompt: str, program: str, reference_input: str,
+                       rules: int = JUDGING_RULES, shown_output: str | None = None) -> Check:
+    """What one generation answers (a call of ``f``), and what must run to check it; ``reference_input``
+    is the document's ``input``, ``shown_output`` its ``output`` as the prompt shows it (a sentence
+    ``f(X) returns <it>`` states ``X``). Under judging rules 3 the one answer the reply states
+    (:mod:`.final_answer`), under 2 the text :func:`answer_text` gives. Never raises."""
+    if rules >= FINAL_ANSWER_RULES:
+        return final_answer(generation, input_reading(program, reference_input, shown_output), MAX_ANSWER_CHARS)
+    text = answer_text(generation, prompt)
+    if not text:
+        return Check("", EMPTY)
+    if len(text) > MAX_ANSWER_CHARS:
+        return Check(text[:200], UNPARSEABLE)
+    return read_call(text, program, reference_input)
 
 
 def _argument_values(call: ast.Call) -> tuple | None:
@@ -192,19 +278,20 @@ def _flag_stale(sample: str, check: Check, published: tuple) -> str:
 
 
 def score_inputs(generations: list[list[str]], docs: list[dict], prompt: str, timeout: float,
-                 label: str) -> list[list[str]]:
-    """Every generation of every document: the shown program run on the answer's arguments in the
-    sandbox, its value compared with the expected output here; where the published input answers the
-    document no more, whether the answer is it (``stale``, compared here, never run)."""
+                 label: str, rules: int = JUDGING_RULES) -> list[list[str]]:
+    """Every generation of every document, read under judging rules ``rules``: the shown program run on
+    the answer's arguments in the sandbox, its value compared with the expected output here; where the
+    published input answers the document no more, whether the answer is it (``stale``, compared here,
+    never run)."""
     checks = []
     for samples, doc in zip(generations, docs, strict=True):
         row = []
         for generation in samples:
             try:
                 row.append(parse_input_answer(generation if isinstance(generation, str) else "", prompt, doc["code"],
-                                              doc["input"]))
+                                              doc["input"], rules, doc["output"]))
             except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
-                row.append(Check("", "unparseable"))
+                row.append(Check("", UNPARSEABLE))
         checks.append(row)
     scored = score_checks(checks, [ast.literal_eval(doc["output"]) for doc in docs], timeout, label)
     stale = [stale_input(doc) for doc in docs]
@@ -215,7 +302,8 @@ def score_inputs(generations: list[list[str]], docs: list[dict], prompt: str, ti
 
 def score(resps: list[list[str]], docs: list[dict], settings: TaskSettings) -> list[list[str]]:
     """lm-eval filter for input prediction."""
-    return score_inputs(resps, docs, settings.prompt, settings.timeout, f"cruxeval_input_{settings.variant}")
+    return score_inputs(resps, docs, settings.prompt, settings.timeout, f"cruxeval_input_{settings.variant}",
+                        settings.judging_rules)
 
 
 class CruxEvalInput(CruxEval):
@@ -230,7 +318,7 @@ class CruxEvalInput(CruxEval):
         return score(resps, docs, settings)
 
     def task_config(self, settings: TaskSettings) -> dict[str, Any]:
-        config = prompt_config(settings, score, paper_prompt, "cruxeval_input")
+        config = prompt_config(settings, score, paper_prompt, chat_prompt, "cruxeval_input")
         if settings.changes_answers:  # no decoy: a model shown no input has no neighbour of it to slip onto
             config["metric_list"] = recitation_metric_list(("stale",))
         return config

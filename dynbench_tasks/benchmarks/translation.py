@@ -53,6 +53,7 @@ class TranslationBenchmark(Benchmark):
     answer_is_program = True
     sample_statuses = SAMPLE_STATUSES
     answered_statuses = ("passed", "wrong_output")
+    unread_statuses = ("no_code",)
     reference_field: ClassVar[str | None] = "java"  # the benchmark's own Java, for `dynbench judge --references`
     no_reference_reason: ClassVar[str] = ""
 

@@ -13,9 +13,10 @@ def add_parsers(commands) -> None:
     detect = commands.add_parser(
         "detect", help="is a model reciting the published answers? a verdict with a p-value, from logged runs",
         description="Reads the logged samples (lm_eval --log_samples) of CRUXEval (output and input prediction) and "
-        "translation tasks with new answers under each RUN_DIR, judges every answer again against its logged "
-        "document, and per model says whether it writes the published output of problems whose input changed more "
-        "often than a decoy (the "
+        "translation tasks with new answers under each RUN_DIR, checks every logged document against the one its "
+        "recorded settings rebuild (as dynbench verify does; a run with any other document gives no verdict), "
+        "judges every answer again against it, and per model says whether it writes the published output of "
+        "problems whose input changed more often than a decoy (the "
         "program's output on another input as near the shown one): a one-sided exact sign test over documents, at a "
         "threshold that keeps false alarms at or below 5% per model across its tests. On translation it reports "
         "the share of Java that passes the published program's tests instead of the edited one's, on input "
@@ -29,6 +30,9 @@ def add_parsers(commands) -> None:
     detect.add_argument("--against", nargs="+", metavar="RUN_DIR",
                         help="a reference model's runs (e.g. the base of a fine-tune): each model's stale answers "
                         "are compared with the reference's on the same documents (a paired one-sided sign test)")
+    detect.add_argument("--data-dir", metavar="DIR", help="the benchmark data the logged documents are rebuilt from "
+                        "and checked against, chosen by you (default: $DYNBENCH_DATA_DIR, else the copy bundled with "
+                        "dynbench); a run's own data folder is never read")
     detect.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     detect.set_defaults(handler=run)
 
@@ -42,15 +46,19 @@ def run(args: argparse.Namespace) -> int:
 
     reference = load_runs(args.against) if args.against else None
     runs = load_named_runs(args)
-    found, evidence, scores = findings(runs, reference, ", ".join(args.run_dirs), ", ".join(args.against or []))
+    found, evidence, scores, unchecked = findings(runs, reference, ", ".join(args.run_dirs),
+                                                  ", ".join(args.against or []), args.data_dir)
     for line in left_out(runs):
         print(one_line(f"dynbench detect: warning: {line}"), file=sys.stderr)
     rates = rates_without_decoy(evidence)
     if args.json:
         print(json.dumps({"alpha_per_model": ALPHA_NOTE, "verdicts": [finding.row() for finding in found],
                           "stale_rates": [rate.rate_row() for rate in rates],
-                          "score_tests": [verdict.row() for verdict in scores]}, indent=1))
+                          "score_tests": [verdict.row() for verdict in scores],
+                          "unchecked_runs": [refused.row() for refused in unchecked]}, indent=1))
         return 0
+    for refused in unchecked:
+        print(refused.line())
     for finding in found:
         model, benchmark = finding.model, finding.benchmark
         print(one_line(sentence(finding.verdict, model, benchmark)
@@ -78,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         print(one_line(score_sentence(verdict)))
     unjudged = sum(found.unreadable for found in evidence.values())
     if unjudged:
-        print(f"dynbench detect: warning: {unjudged} logged documents had no answers or document to judge",
+        print(f"dynbench detect: warning: {unjudged} logged documents had no answers or document to judge, or "
+              "belong to a run whose documents a rebuild did not confirm",
               file=sys.stderr)
     return 0

@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     for verdict in verdicts.values():
         print(verdict.line())  # one line of plain text: it names the model, and a submitted name may hold anything
     game = Round(args.seed, args.round_metadata, args.require_greedy, args.data_dir)
-    rows, written = write_leaderboard(runs, verdicts, Path(args.out), game=game, recite=recitation_column(verdicts))
+    rows, written = write_leaderboard(runs, verdicts, Path(args.out), game=game, recite=recitation_column(verdicts),
+                                      named=bool(args.names))
     for line in duplicate_warnings(runs) + settings_warnings(runs, game) + warnings(rows, args.seed):
         print(f"dynbench leaderboard: warning: {line}", file=sys.stderr)
     for path in written:

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
                        f"({', '.join(folders)}): they are pooled like runs of other seeds; --names tells them apart"),
               file=sys.stderr)
     report = Report(runs)
-    for line in report.left_out:
+    for line in [*report.left_out, *map(one_line, report.unread)]:
         print(f"dynbench report: warning: {line}", file=sys.stderr)
     folder = Path(args.out)
     folder.mkdir(parents=True, exist_ok=True)

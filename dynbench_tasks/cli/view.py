@@ -32,13 +32,15 @@ def page_path(out: Path, task: str) -> Path:
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.runs import load_runs
     from dynbench_tasks.analysis.text import one_line
-    from dynbench_tasks.analysis.viewer import page_samples, viewable_tasks, write_view_page
+    from dynbench_tasks.analysis.viewer import page_samples, unread_warning, viewable_tasks, write_view_page
     from dynbench_tasks.cli.arguments import resolve_task
 
     runs = load_runs([args.run_dir])
     task = resolve_task(args.variant, viewable_tasks(runs), one_line(args.run_dir))
     out = page_path(args.out, task)
-    for line in page_samples(runs, task).left_out:
+    shown = page_samples(runs, task)
+    unread = [unread_warning(run) for run in (shown.base, shown.variant) if run is not None]
+    for line in [*shown.left_out, *(one_line(line) for line in unread if line)]:
         print(f"dynbench view: warning: {line}", file=sys.stderr)
     flips = write_view_page(runs, task, out)
     print(out)

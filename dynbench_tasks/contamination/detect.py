@@ -14,6 +14,12 @@ passes the published program's, as the memorised published Java does; on CRUXEva
 (``cruxeval_input_newinput``, ``_fuvi``, ``_fuvio``) a call of the published input where it no longer gives
 the shown output. Neither has a decoy: a model shown an output, or asked for Java, has no shown input
 to slip onto a neighbour of.
+
+A verdict rests only on documents checked against a rebuild (DESIGN.md §5): each run's logged documents are
+compared with the ones its recorded settings rebuild from the maintainer's data, as ``dynbench verify``
+rebuilds them (:func:`~dynbench_tasks.analysis.verify.checked_documents`, the same code and datasets cache).
+A run any of whose documents differs, or that cannot be rebuilt (another engine, data or judging rules, no
+provenance), gives no evidence; one line says which run and why (:class:`Unchecked`).
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from dynbench_tasks.analysis.runs import TaskRun, load_runs
+from dynbench_tasks.analysis.text import one_line
 from dynbench_tasks.contamination.score_test import (
     MIN_REFERENCES,
     ScorePoint,
@@ -31,6 +39,9 @@ from dynbench_tasks.contamination.score_test import (
     score_verdicts,
 )
 from dynbench_tasks.contamination.verdict import Unit, Verdict, judge, paired_against, threshold
+
+if TYPE_CHECKING:
+    from dynbench_tasks.analysis.verify import CheckedDocuments
 
 BENCHMARK = "cruxeval"  # the benchmark whose answers can be told recited against a decoy: its outputs are values
 INPUT = "cruxeval_input"  # stale answers are the published input's call
@@ -53,7 +64,8 @@ class Evidence:
     guessable: list[Unit] = field(default_factory=list)
     paired_units: list[Unit] = field(default_factory=list)  # what --against compares (_paired)
     tasks: set[str] = field(default_factory=set)
-    unreadable: int = 0  # logged documents left out: no answers or no document to judge them against
+    unreadable: int = 0  # logged documents left out: no answers, no document to judge them against, or a run
+    # whose documents a rebuild did not confirm
 
     @property
     def without_decoy(self) -> list[Unit]:
@@ -84,6 +96,15 @@ def _settings(run: TaskRun) -> tuple[str, float]:
     timeout = recorded.get("timeout")
     valid = isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and 0 < timeout <= MAX_TIMEOUT
     return prompt, float(timeout) if valid else spec.default_timeout
+
+
+def _judging_rules(run: TaskRun) -> int:
+    """The judging rules the run records, where answers are still judged by them; else this dynbench's."""
+    from dynbench_tasks.scoring import JUDGING_RULES, REJUDGED_RULES
+
+    recorded = run.metadata.get("dynbench") if isinstance(run.metadata.get("dynbench"), dict) else {}
+    rules = recorded.get("judging_rules")
+    return rules if type(rules) is int and rules in REJUDGED_RULES else JUDGING_RULES
 
 
 def _paired(problem: str, flags: list[dict], answered: tuple[str, ...]) -> Unit:
@@ -136,7 +157,7 @@ def units_of(run: TaskRun) -> tuple[list[Unit], list[Unit], list[Unit], list[Uni
     try:
         scored = score_generations([row[0] for row in rows], [row[1][0] for row in rows],
                                    [row[1][1] for row in rows], prompt, timeout, f"detect {run.task}",
-                                   [row[2] for row in rows])
+                                   [row[2] for row in rows], _judging_rules(run))
     except (ValueError, SyntaxError, RecursionError, MemoryError):  # a logged output that is no literal: not ours
         return [], [], [], [], unreadable + len(rows)
     with_decoy, stale_only, guessable, paired = [], [], [], []
@@ -190,7 +211,7 @@ def input_units(run: TaskRun) -> tuple[list[Unit], list[Unit], list[Unit], int]:
     prompt, timeout = _settings(run)
     try:
         scored = score_inputs([row[0] for row in rows], [row[1] for row in rows], prompt, timeout,
-                              f"detect {run.task}")
+                              f"detect {run.task}", _judging_rules(run))
     except (ValueError, SyntaxError, RecursionError, MemoryError):  # a logged output that is no literal: not ours
         return [], [], [], unreadable + len(rows)
     stale_only, guessable, paired = [], [], []
@@ -261,9 +282,91 @@ def _judged_rows(spec, rows: list[tuple[list[str], dict]], timeout: float) -> li
     return found
 
 
+_NAMED_DOCUMENTS = 5  # differing documents a line names
+
+
+@dataclass
+class Unchecked:
+    """A run whose logged documents were not all checked against a rebuild: it gives no evidence."""
+
+    model: str
+    benchmark: str
+    task: str
+    documents: int  # its logged documents, every one unjudged
+    differing: list[str]  # the ones that differ from the rebuilt documents (none: it could not be rebuilt)
+    reason: str
+
+    def line(self) -> str:
+        return one_line(f"{self.model}: {self.task}: no verdict from this run: {self.reason}")
+
+    def row(self) -> dict:
+        """As ``dynbench detect --json`` prints it."""
+        return {"model": self.model, "task": self.task, "unjudged_documents": self.documents,
+                "differing_documents": self.differing, "reason": self.reason}
+
+
+def _engine_version(run: TaskRun) -> str:
+    """The engine version the run recorded, as a line may show it."""
+    recorded = run.metadata.get("dynbench")
+    return one_line(recorded.get("engine_version") if isinstance(recorded, dict) else None)[:40]
+
+
+def _predates_decoys(run: TaskRun) -> bool:
+    """A CRUXEval output run made by another engine whose logged documents carry no decoy field at all:
+    made before decoys were (a run of this engine has the field on every document, None where it has none)."""
+    from mutators import ENGINE_VERSION
+
+    return (run.benchmark == BENCHMARK and _engine_version(run) != ENGINE_VERSION
+            and not any(isinstance(s, dict) and isinstance(s.get("doc"), dict) and "decoy_output" in s["doc"]
+                        for s in run.samples))
+
+
+def _unchecked_reason(run: TaskRun, checked: CheckedDocuments) -> str:
+    from mutators import ENGINE_VERSION
+
+    if _predates_decoys(run):
+        return (f"it was made with engine {_engine_version(run)}, before decoys (none of its {len(run.samples)} "
+                f"logged documents has one), so nothing here can judge it; run it again with this dynbench (engine "
+                f"{ENGINE_VERSION}) for a verdict")
+    if checked.problems:
+        return (f"its documents could not be checked against a rebuild: {'; '.join(checked.problems[:3])} (detect "
+                "judges only documents it rebuilds: name the data the run was made on with --data-dir, or run it "
+                "again with this dynbench)")
+    named = ", ".join(checked.differing[:_NAMED_DOCUMENTS])
+    more = f" and {len(checked.differing) - _NAMED_DOCUMENTS} more" if len(checked.differing) > _NAMED_DOCUMENTS else ""
+    return (f"{len(checked.differing)} of its {len(run.samples)} logged documents differ from the rebuilt ones "
+            f"({named}{more}): a run with doctored documents is judged on none of them")
+
+
+def checked_runs(runs: list[TaskRun], data_dir: str | None = None,
+                 benchmarks: tuple[str, ...] = (BENCHMARK, *WITHOUT_DECOY)) -> tuple[list[TaskRun], list[Unchecked]]:
+    """The runs a verdict may rest on, and a line for each one it may not. Only the answer-changing runs with
+    logged samples of ``benchmarks`` are checked (no other gives evidence): each one's logged
+    documents against those its recorded settings rebuild over ``data_dir`` (else ``$DYNBENCH_DATA_DIR``, else
+    the bundled data), as ``dynbench verify`` checks them; a run passes only if every one is the rebuilt one."""
+    from dynbench_tasks.analysis.verify import checked_documents
+    from dynbench_tasks.settings import MAX_TIMEOUT
+    from dynbench_tasks.variants import ANSWER_CHANGING
+
+    kept, unchecked = [], []
+    for run in runs:
+        if run.benchmark not in benchmarks or run.variant not in ANSWER_CHANGING or not run.samples:
+            continue
+        # The documents do not depend on the timeout; detect judges under its own (_settings).
+        checked = checked_documents(run, data_dir, MAX_TIMEOUT)
+        if checked.problems or checked.differing:
+            unchecked.append(Unchecked(run.model, run.benchmark, run.task, len(run.samples), checked.differing,
+                                       _unchecked_reason(run, checked)))
+        else:
+            kept.append(run)
+    return kept, unchecked
+
+
 def gather(runs: list[TaskRun], benchmarks: tuple[str, ...] = (BENCHMARK,)) -> dict[tuple[str, str], Evidence]:
     """Evidence per (model, benchmark) from every answer-changing run with samples of ``benchmarks``
-    (CRUXEval output, with decoys; input prediction and translation, with stale answers only)."""
+    (CRUXEval output, with decoys; input prediction and translation, with stale answers only), judged against
+    their logged documents: runs whose documents were checked against a rebuild (:func:`checked_runs`, or
+    verify's verdict)."""
     found: dict[tuple[str, str], Evidence] = {}
     for run in runs:
         if run.benchmark not in benchmarks or not run.samples:
@@ -354,21 +457,28 @@ class Finding:
 
 
 def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where: str = "the runs",
-             reference_where: str = "the reference runs"
-             ) -> tuple[list[Finding], dict[tuple[str, str], Evidence], list[ScoreVerdict]]:
+             reference_where: str = "the reference runs", data_dir: str | None = None
+             ) -> tuple[list[Finding], dict[tuple[str, str], Evidence], list[ScoreVerdict], list[Unchecked]]:
     """Every verdict the runs support (against the decoy; against ``reference`` too where given), the
-    evidence per (model, benchmark), and each model's scores against the other models' where more than
-    MIN_REFERENCES ran a benchmark's orig and fuv; a DataError where either holds nothing to judge."""
+    evidence per (model, benchmark), each model's scores against the other models' where more than
+    MIN_REFERENCES ran a benchmark's orig and fuv, and the runs (of both) whose documents a rebuild over
+    ``data_dir`` did not confirm, which give no evidence; a DataError where either holds nothing to judge."""
     from dynbench_tasks.errors import DataError
 
-    evidence = gather(runs, (BENCHMARK, *WITHOUT_DECOY))
+    checked, unchecked = checked_runs(runs, data_dir)
+    evidence = gather(checked, (BENCHMARK, *WITHOUT_DECOY))
+    for run in unchecked:
+        if (run.model, run.benchmark) in evidence:
+            evidence[(run.model, run.benchmark)].unreadable += run.documents
     scores = {benchmark: group for benchmark, group in score_points(runs).items() if len(group) > MIN_REFERENCES}
-    if not evidence and not scores:
+    if not evidence and not scores and not unchecked:
         raise DataError(_NOTHING + where + ": run lm_eval with --log_samples")
     base: dict[str, list[Unit]] = {}
     if reference is not None:
-        base = _bases(gather(reference, (BENCHMARK, *WITHOUT_DECOY)))
-        if not base:
+        checked, unchecked_reference = checked_runs(reference, data_dir)
+        unchecked += unchecked_reference
+        base = _bases(gather(checked, (BENCHMARK, *WITHOUT_DECOY)))
+        if not base and not unchecked_reference:
             raise DataError(_NOTHING + reference_where)
     decoy_tests = [key for key in evidence if key[1] == BENCHMARK]
     alpha = _thresholds(decoy_tests + [key for key in evidence if base.get(key[1])], scores)
@@ -376,15 +486,17 @@ def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where:
              for key, verdict in sorted(verdicts(evidence, alpha).items())]
     found += [Finding(*key, verdict, evidence[key], "reference")
               for key, verdict in sorted(against(evidence, base, alpha).items())]
-    return found, evidence, score_verdicts(scores, alpha)
+    return found, evidence, score_verdicts(scores, alpha), unchecked
 
 
-def detect(run_dirs: list[str], against_dirs: list[str] | None = None) -> list[dict]:
-    """``dynbench detect RUN_DIR… [--against RUN_DIR…] --json`` from Python: its ``verdicts``, one row per
-    verdict (model, benchmark, ``verdict``, ``p_value``, counts, interval, ``documents_needed``…), every logged
-    answer judged again. ``from dynbench_tasks.contamination.detect import detect``."""
+def detect(run_dirs: list[str], against_dirs: list[str] | None = None, data_dir: str | None = None) -> list[dict]:
+    """``dynbench detect RUN_DIR… [--against RUN_DIR…] [--data-dir DIR] --json`` from Python: its ``verdicts``,
+    one row per verdict (model, benchmark, ``verdict``, ``p_value``, counts, interval, ``documents_needed``…),
+    every logged document checked against a rebuild and every answer judged again.
+    ``from dynbench_tasks.contamination.detect import detect``."""
     reference = load_runs(against_dirs) if against_dirs else None
-    found, _, _ = findings(load_runs(run_dirs), reference, ", ".join(run_dirs), ", ".join(against_dirs or []))
+    found, _, _, _ = findings(load_runs(run_dirs), reference, ", ".join(run_dirs), ", ".join(against_dirs or []),
+                              data_dir)
     return [finding.row() for finding in found]
 
 
@@ -394,17 +506,17 @@ def rates_without_decoy(evidence: dict[tuple[str, str], Evidence]) -> list[Evide
     return [found for key, found in sorted(evidence.items()) if key[1] in WITHOUT_DECOY]
 
 
-def stale_rates(run_dirs: list[str]) -> list[dict]:
+def stale_rates(run_dirs: list[str], data_dir: str | None = None) -> list[dict]:
     """``dynbench detect RUN_DIR… --json``'s ``stale_rates`` from Python: per model and benchmark without a
     decoy, the share of samples that wrote the published answer (input prediction: the published input where
     it answers no more; translation: Java that passes the published program's tests instead of the edited
     one's)."""
-    _, evidence, _ = findings(load_runs(run_dirs), where=", ".join(run_dirs))
+    _, evidence, _, _ = findings(load_runs(run_dirs), where=", ".join(run_dirs), data_dir=data_dir)
     return [found.rate_row() for found in rates_without_decoy(evidence)]
 
 
-def score_tests(run_dirs: list[str]) -> list[dict]:
+def score_tests(run_dirs: list[str], data_dir: str | None = None) -> list[dict]:
     """``dynbench detect RUN_DIR… --json``'s ``score_tests`` from Python: each model's orig score against the
     one the other models' orig and fuv scores predict from its fuv score (:mod:`.score_test`)."""
-    _, _, scores = findings(load_runs(run_dirs), where=", ".join(run_dirs))
+    _, _, scores, _ = findings(load_runs(run_dirs), where=", ".join(run_dirs), data_dir=data_dir)
     return [verdict.row() for verdict in scores]

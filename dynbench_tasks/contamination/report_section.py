@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dynbench_tasks.analysis.report import Cell, Section, chart_text
 from dynbench_tasks.analysis.runs import TaskRun
-from dynbench_tasks.contamination.detect import gather, verdicts
+from dynbench_tasks.contamination.detect import BENCHMARK, checked_runs, gather, verdicts
 from dynbench_tasks.contamination.verdict import CONTAMINATED, Verdict, sentence
 
 TITLE = "Recitation: is a model writing the published answers?"
@@ -26,9 +26,11 @@ def _p(verdict: Verdict) -> str:
 
 def recitation_section(runs: list[TaskRun], folder: Path) -> Section | None:
     """The section, its chart written into ``folder``; None where no run logged the samples of a
-    CRUXEval output task with new answers."""
-    found = sorted(verdicts(gather(runs)).items())
-    if not found:
+    CRUXEval output task with new answers. As ``dynbench detect``, only runs whose logged documents are the
+    ones a rebuild gives (over ``$DYNBENCH_DATA_DIR``, else the bundled data) count; a note names each other."""
+    checked, unchecked = checked_runs(runs, benchmarks=(BENCHMARK,))
+    found = sorted(verdicts(gather(checked)).items())
+    if not found and not unchecked:
         return None
     header = ["model", "benchmark", "verdict", "stale documents", "decoy documents", "stale / decoy samples", "p",
               "excess (95% interval)", "documents for a 5-point excess"]
@@ -37,7 +39,8 @@ def recitation_section(runs: list[TaskRun], folder: Path) -> Section | None:
              Cell(f"{v.stale} / {v.decoy} of {v.samples}"), Cell(_p(v)),
              Cell(f"{v.excess:+.1%} ({v.interval[0]:+.1%} to {v.interval[1]:+.1%})"), Cell(str(v.needed))]
             for (model, benchmark), v in found]
-    notes = [sentence(v, model, benchmark) for (model, benchmark), v in found] + [MEANING]
+    notes = [sentence(v, model, benchmark) for (model, benchmark), v in found] + [r.line() for r in unchecked] + [
+        MEANING]
     path = folder / CHART
     _chart(found, path)
     return Section(TITLE, header, rows, notes, path, "stale and decoy rates by model")

@@ -154,7 +154,7 @@ PATCHES = {
     "lm_eval._cli.utils": "dynbench_tasks.lmeval.patches:one_line_json_errors",
     "lm_eval._cli.run": "dynbench_tasks.lmeval.patches:checked_command_line",
     "lm_eval.config.evaluate_config": "dynbench_tasks.lmeval.patches:noted_command_line_model_arguments",
-    "lm_eval.evaluator": "dynbench_tasks.lmeval.patches:checked_simple_evaluate",
+    "lm_eval.evaluator": "dynbench_tasks.lmeval.patches:patch_evaluator",
     "lm_eval.loggers.utils": "dynbench_tasks.lmeval.patches:quiet_git",
     "lm_eval.loggers.evaluation_tracker": "dynbench_tasks.lmeval.patches:readable_demo_model_name",
     "lm_eval.models.huggingface": "dynbench_tasks.lmeval.cost:watch_generation",

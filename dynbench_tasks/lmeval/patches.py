@@ -12,6 +12,9 @@ lm-eval's behaviour apart from the point it names, and a patch that fails leaves
   settings check can tell a model argument from a misspelt setting.
 * git's ``fatal: not a git repository`` (lm-eval asks git for a commit hash) stays off the terminal.
 * The demo model's results are filed under its name, not its folder's mangled path.
+* Before lm-eval aggregates a run's metrics, each dynbench task records its samples by status and
+  warns when many replies gave no answer to read (:mod:`dynbench_tasks.lmeval.answer_statuses`):
+  once per task, in the process that writes the results, CLI and Python API alike.
 """
 
 from __future__ import annotations
@@ -121,6 +124,26 @@ def noted_command_line_model_arguments(module) -> None:
         return original(self)
 
     config._process_arguments = _process_arguments
+
+
+def patch_evaluator(module) -> None:
+    """``lm_eval.evaluator``'s patches: the answer statuses, then the checks of ``simple_evaluate``."""
+    noted_answer_statuses(module)
+    checked_simple_evaluate(module)
+
+
+def noted_answer_statuses(module) -> None:
+    original = module._process_results
+
+    @functools.wraps(original)
+    def _process_results(eval_results_acc, *args, **kwargs):
+        for accumulated in eval_results_acc.values():
+            note = getattr(accumulated["task"], "note_answer_statuses", None)
+            if note is not None:
+                note(accumulated["raw_metrics"])
+        return original(eval_results_acc, *args, **kwargs)
+
+    module._process_results = _process_results
 
 
 def checked_simple_evaluate(module) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 
 import datasets
@@ -18,12 +19,14 @@ from lm_eval.api.task import ConfigurableTask
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.benchmarks.execution import sanitized
 from dynbench_tasks.judge.jdk import find_jdk
+from dynbench_tasks.lmeval.answer_statuses import RECORD, UNREAD, UNREAD_METRIC, UnreadShare, breakdown_of_shares
 from dynbench_tasks.lmeval.background_build import wait as wait_for_background_build
 from dynbench_tasks.lmeval.documents import expect, prepare_documents
 from dynbench_tasks.lmeval.environment import check_lm_eval_version
 from dynbench_tasks.lmeval.settings import TaskSettings, settings_from_metadata
 from dynbench_tasks.lmeval.sources import load_raw
-from dynbench_tasks.scoring import JUDGING_RULES, process_results
+from dynbench_tasks.scoring import process_results
+from dynbench_tasks.settings import CHAT_PROMPT
 from mutators import ENGINE_VERSION
 from mutators.execution.isolation import isolation
 
@@ -48,7 +51,7 @@ def provenance(settings: TaskSettings, repeats, temperature) -> dict[str, Any]:
             "options": dict(settings.options), "scope": settings.scope, "prompt": settings.prompt,
             "repeats": repeats, "temperature": temperature, "timeout": settings.timeout, "ids": list(settings.ids),
             "verify": settings.verify, "data_source": settings.data_source, "isolation": isolation().describe(),
-            "judging_rules": JUDGING_RULES}
+            "judging_rules": settings.judging_rules}
 
 
 def settled_sampling(generation: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +78,8 @@ class DynamicTask(ConfigurableTask):
         prompt = benchmark.task_config(self.settings)
         generation = dict(config.get("generation_kwargs") or {})
         generation["until"] = prompt.pop("stop")
+        if "max_gen_toks" in prompt:  # a prompt that invites sentences or thinking around the answer
+            generation["max_gen_toks"] = prompt.pop("max_gen_toks")
         if self.settings.temperature is not None:  # e.g. greedy decoding for a quick run: temperature 0
             generation["temperature"] = self.settings.temperature
             generation["do_sample"] = self.settings.temperature > 0
@@ -84,10 +89,17 @@ class DynamicTask(ConfigurableTask):
         fewshot = {**(config.get("fewshot_config") or {}), **(prompt.pop("fewshot_config", None) or {})}
         config.update(prompt, fewshot_config=fewshot, generation_kwargs=settled_sampling(generation),
                       process_results=process_results)
+        metrics = list(config.get("metric_list") or [])
+        if not any(metric.get("metric") == UNREAD for metric in metrics):
+            metrics.append(dict(UNREAD_METRIC))
+        config["metric_list"] = metrics
         config["process_docs"] = self._prepare
         metadata["dynbench"] = provenance(self.settings, config.get("repeats"), generation.get("temperature"))
         config["metadata"] = metadata
         self._digested = None
+        self._prompt_chosen = "prompt" in metadata
+        self._generation_overrides: dict[str, Any] = {}  # --gen_kwargs, kept over a prompt's own settings
+        self._replies: dict[str, list] = {}  # each document's replies as the model gave them, by document id
         super().__init__(config=config)
 
     def download(self, dataset_kwargs: dict[str, Any] | None = None, **kwargs) -> None:
@@ -120,6 +132,7 @@ class DynamicTask(ConfigurableTask):
     def set_config(self, key: str, value: Any, update: bool = False) -> None:
         super().set_config(key, value, update)
         if key == "generation_kwargs":  # --gen_kwargs temperature=0 arrives here, after the task is made
+            self._generation_overrides.update(value if update and isinstance(value, dict) else {})
             self.config.generation_kwargs = settled_sampling(self.config.generation_kwargs)
 
     def apply_filters(self):
@@ -131,7 +144,29 @@ class DynamicTask(ConfigurableTask):
             for instance in self._instances:
                 instance.filtered_resps = {UNFILTERED: list(instance.resps)}
             return self._instances
+        # lm-eval hands process_results the scored replies only; the unread ones are summed up by their form.
+        self._replies = {str(instance.doc["id"]): instance.resps for instance in self._instances}
         return super().apply_filters()
+
+    def process_results(self, doc: dict, results: list[list[str]]) -> dict[str, float]:
+        metrics = super().process_results(doc, results)
+        if PREDICT_ONLY_METRIC in self._metric_fn_list:
+            return metrics
+        statuses = [json.loads(sample)["status"] for sample in results[0]]
+        unread = BENCHMARKS[self.settings.benchmark].unread_statuses
+        return {**metrics, UNREAD: UnreadShare(statuses, self._replies.get(str(doc["id"]), []), unread)}
+
+    def note_answer_statuses(self, metrics: dict[tuple[str, str], list]) -> None:
+        """Once per run, with every document's metrics: the breakdown of the samples by status into
+        ``metadata.dynbench.answers``, and a warning when many replies gave no answer to read."""
+        shares = [value for (metric, _), values in metrics.items() if metric == UNREAD for value in values]
+        breakdown = breakdown_of_shares(self.settings.benchmark, shares)
+        if breakdown is None:
+            return
+        self.config.metadata["dynbench"][RECORD] = breakdown.record()
+        warning = breakdown.warning(self.config.task)
+        if warning:
+            logger.warning("%s", warning)
 
     def build_all_requests(self, *, cache_requests: bool = False, rewrite_requests_cache: bool = False, **kwargs):
         if cache_requests or rewrite_requests_cache:
@@ -141,4 +176,24 @@ class DynamicTask(ConfigurableTask):
                 "%s: --cache_requests ignores --metadata (seed, chain), so it is disabled for this task",
                 self.config.task,
             )
+        if kwargs.get("apply_chat_template"):
+            self._prompt_for_chat()
         return super().build_all_requests(cache_requests=False, rewrite_requests_cache=False, **kwargs)
+
+    def _prompt_for_chat(self) -> None:
+        """Under a chat template, the benchmark's chat prompt unless --metadata named a prompt: the
+        default prompt's last line (``assert f(x) ==``) is a half line no chat model completes. The
+        run records the prompt it used and the documents' digest under it, as a run that named it would."""
+        benchmark = BENCHMARKS[self.settings.benchmark]
+        if self._prompt_chosen or CHAT_PROMPT not in benchmark.prompts or self.settings.prompt == CHAT_PROMPT:
+            return
+        self.settings = replace(self.settings, prompt=CHAT_PROMPT)
+        prompt = benchmark.task_config(self.settings)
+        for key in ("description", "doc_to_text", "doc_to_target", "num_fewshot"):
+            setattr(self.config, key, prompt[key])
+        generation = {**self.config.generation_kwargs, "until": prompt["stop"], "max_gen_toks": prompt["max_gen_toks"]}
+        self.config.generation_kwargs = settled_sampling({**generation, **self._generation_overrides})
+        self.config.metadata["dynbench"]["prompt"] = CHAT_PROMPT
+        self._digested = None  # the documents' digest covers their prompts: taken again as they are next read
+        logger.info("%s: a chat template is applied, so the prompt is %r (docs/chat.md)", self.config.task,
+                    CHAT_PROMPT)

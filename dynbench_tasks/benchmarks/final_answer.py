@@ -1,0 +1,286 @@
+"""Where a reply states its final answer (judging rules 3), for CRUXEval output and input prediction
+under every prompt: what a chat, instruct or reasoning model writes around its answer is set aside,
+and only the answer's explicit statements count.
+
+Reasoning blocks (``<think>…</think>``, ``<thinking>``, ``<reasoning>``, ``[THOUGHT]…[/THOUGHT]`` and
+the like) are removed first; a closing tag with no opening one closes a block the prompt or the chat
+template opened, so everything before it is reasoning; a block left open is ``unparseable``. What
+is left states the answer in any of these forms: ``[ANSWER]…[/ANSWER]`` tags (the closing tag may be
+cut off by a stop sequence), a fenced block, an ``assert`` line (up to the end of its statement), a
+sentence that names it ("The output is X", "**Answer:** X", "So f(x) returns X", "The input is X",
+LaTeX's ``\\boxed{X}``),
+or, before any of those, the reply itself read as the completion of the prompt's last line. Every
+statement must give the same answer; two different ones are ``ambiguous``, never the better of
+them. Numbers in prose are never answers: only these forms are.
+
+The benchmark says how one statement reads (a :class:`Reading`); this module finds the statements.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from dynbench_tasks.benchmarks.execution import Check
+
+AMBIGUOUS = "ambiguous"
+EMPTY, UNPARSEABLE = "empty", "unparseable"
+DONE = "# done"  # the paper prompt's end of answer
+MAX_REPLY_CHARS = 2_000_000  # a longer reply is not read at all (its reasoning included)
+MAX_STATEMENTS = 64  # distinct statements read in one reply; past them the reply is ambiguous
+_SHOWN_CHARS = 200  # of an ambiguous reply's statements, as the sample logs them
+_STATEMENT_LINES = 20  # lines an assert statement may span
+_SENTENCE_CUTS = 16  # places of each kind a sentence's value may end, tried from the first
+_VALUE_BELOW = 2  # lines below "The output is:" its value may stand on (a blank one between)
+
+# Opening and closing tags of a reasoning block: <think>, </thinking>, <seed:think>, [THOUGHT], [/THOUGHT], ...
+_REASONING = re.compile(
+    r"<(/?)(?:seed:)?(?:think|thinking|thoughts?|reasoning|reflection|scratchpad)\s*>"
+    r"|\[(/?)(?:THOUGHTS?|THINK|THINKING|REASONING)\]", re.IGNORECASE)
+_TAGGED = re.compile(r"\[ANSWER\](.*?)(?:\[/ANSWER\]|(?=\[ANSWER\])|\Z)", re.IGNORECASE | re.DOTALL)
+_CLOSING_TAG = re.compile(r"\[/ANSWER\]", re.IGNORECASE)
+_FENCED = re.compile(r"^[ \t]*```[^\n]*\n(.*?)(?:^[ \t]*```[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
+_ASSERT_LINE = re.compile(r"^[ \t]*assert\b", re.MULTILINE)
+_ENDS_BLOCK = re.compile(r"^[ \t]*```|\[/?ANSWER\]", re.IGNORECASE)
+# Where a sentence that names the answer may start: a line's start (after list markers, quotes and
+# emphasis), a sentence's end, or "so", "thus", "therefore", "hence".
+_START = (r"(?:^[ \t>*_#-]*(?:\d+[.)][ \t]*)?|(?<=[.!?])[ \t]+|(?<=[,;:])[ \t]+(?=(?:so|thus|therefore|hence)\b))"
+          r"(?:(?:so|thus|therefore|hence)\b,?[ \t]*)?[*_]*")
+_OUTPUT_NOUN = (r"(?:the[ \t]+)?(?:(?:final|expected|correct|actual|resulting)[ \t]+)?"
+                r"(?:output|answer|return(?:ed)?[ \t]+value)")
+_INPUT_NOUN = (r"(?:(?:the|an?|one)[ \t]+)?(?:(?:possible|valid|correct|suitable|final)[ \t]+)?"
+               r"(?:input|answer)")
+_OF_THE_CALL = (r"(?:[ \t]+(?:of|for)[ \t]+(?:the[ \t]+)?(?:function(?:[ \t]+call)?|call|code|program|given[ \t]+"
+                r"input|`?f\([^\n]*?\)`?))?")
+_VERB = (r"[ \t]+(?:is|will[ \t]+be|would[ \t]+be|should[ \t]+be|must[ \t]+be)"
+         r"(?:[ \t]+(?:therefore|thus|then|simply|just|clearly|indeed))?[ \t]*:?")
+_LABEL = r"[ \t]*:"
+_NAMED = {
+    "output": re.compile(rf"{_START}{_OUTPUT_NOUN}(?:{_OF_THE_CALL}{_VERB}|[*_]*{_LABEL})[*_]*[ \t]*",
+                         re.IGNORECASE | re.MULTILINE),
+    "input": re.compile(rf"{_START}{_INPUT_NOUN}(?:{_OF_THE_CALL}{_VERB}|[*_]*{_LABEL})[*_]*[ \t]*",
+                        re.IGNORECASE | re.MULTILINE),
+}
+# "f(x) returns X", "`f(x)` evaluates to X", "so f(x) is X" in a sentence
+_RETURNS = re.compile(
+    rf"{_START}(?:the[ \t]+call[ \t]+)?`?(f\([^\n]*?\))`?[ \t]+(?:returns|will[ \t]+return|would[ \t]+return|"
+    r"evaluates[ \t]+to|gives|outputs|is)[ \t]*:?[*_]*[ \t]*", re.IGNORECASE | re.MULTILINE)
+# LaTeX's \boxed{X}, as reasoning models end with it: X runs to the line's last closing brace
+_BOXED = re.compile(r"\\boxed\{([^\n]*)\}")
+_SENTENCE_END = re.compile(r"[.!?;](?=[ \t]+[A-Z(\[]|[ \t]*$)")
+_WORD_END = re.compile(r"[,;:]?[ \t]+")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a benchmark reads its answers. ``read``: one statement's text to a Check (``unparseable``
+    or ``empty`` when it states nothing); ``named``: a value a sentence names ("The output is X") to
+    the text ``read`` takes; ``returned``: a sentence's ``f(…) returns X`` to that text, or None when
+    the sentence is about another call; ``same``: whether two read statements give the same answer;
+    ``kind``: which nouns name the answer (``output`` or ``input``); ``unstated``: statuses of a block
+    that is Python but states no answer (a restated program), unless nothing else is found."""
+
+    read: Callable[[str], Check]
+    named: Callable[[str], str]
+    returned: Callable[[str, str], str | None]
+    same: Callable[[Check, Check], bool]
+    kind: str
+    unstated: tuple[str, ...] = ()
+
+
+class _TooManyStatements(Exception):
+    """More distinct statements than :data:`MAX_STATEMENTS` in one reply."""
+
+
+def visible_text(reply: str) -> str | None:
+    """The reply without its reasoning blocks; None when one is left open."""
+    pieces, depth, position = [], 0, 0
+    for tag in _REASONING.finditer(reply):
+        if depth == 0:
+            pieces.append(reply[position:tag.start()])
+        if tag.group(1) or tag.group(2):  # a closing tag
+            if depth == 0:
+                pieces = []  # it closes a block the prompt or the chat template opened: all before it was reasoning
+            else:
+                depth -= 1
+        else:
+            depth += 1
+        position = tag.end()
+    if depth:
+        return None
+    pieces.append(reply[position:])
+    return "".join(pieces)
+
+
+def _tagged(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, content) of every ``[ANSWER]`` block; text before a closing tag that no opening
+    tag precedes is one too (the prompt ended with the opening tag)."""
+    first_close, first_open = _CLOSING_TAG.search(text), text.upper().find("[ANSWER]")
+    if first_close and (first_open < 0 or first_close.start() < first_open):
+        yield 0, first_close.end(), text[:first_close.start()]
+    for block in _TAGGED.finditer(text):
+        yield block.start(), block.end(), block.group(1)
+
+
+def _fenced(text: str) -> Iterator[tuple[int, int, str]]:
+    for block in _FENCED.finditer(text):
+        yield block.start(), block.end(), block.group(1)
+
+
+def _asserted(text: str) -> Iterator[tuple[int, str]]:
+    """(start, statement) of every ``assert`` line: it and the lines after it, up to a fence or a tag."""
+    for line in _ASSERT_LINE.finditer(text):
+        lines = []
+        for following in text[line.start():].split("\n", _STATEMENT_LINES)[:_STATEMENT_LINES]:
+            if lines and _ENDS_BLOCK.search(following):
+                break
+            lines.append(_ENDS_BLOCK.split(following, 1)[0] if not lines else following)
+        yield line.start(), "\n".join(lines).strip()
+
+
+def _masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the given spans blanked out (line ends kept), so sentences are read outside them."""
+    pieces, position = [], 0
+    for start, end in sorted(spans):
+        if start < position:
+            continue
+        pieces += [text[position:start], re.sub(r"[^\n]", " ", text[start:end])]
+        position = end
+    return "".join([*pieces, text[position:]])
+
+
+def _value_texts(rest: str) -> Iterator[str]:
+    """What a sentence's value may be, from the text after its naming words: a value in backticks or
+    emphasis; else the text up to each place a sentence ends (a full stop before a capital or the
+    line's end), the whole rest, then the text up to each space or comma after it."""
+    rest = rest.strip()
+    for mark in ("```", "``", "`", "**", "__"):
+        if rest.startswith(mark) and len(rest) > len(mark):
+            closing = rest.find(mark, len(mark))
+            if closing > 0:
+                yield rest[len(mark):closing].strip()
+                return
+    for end in list(_SENTENCE_END.finditer(rest))[:_SENTENCE_CUTS]:
+        yield rest[:end.start()]
+    yield rest
+    for cut in list(_WORD_END.finditer(rest))[:_SENTENCE_CUTS]:
+        if cut.start() > 0:
+            yield rest[:cut.start()]
+
+
+def _sentences(text: str, reading: Reading) -> Iterator[tuple[int, Check]]:
+    """(start, read statement) of every sentence that names the answer, outside tags and fences."""
+    for named in _NAMED[reading.kind].finditer(text):
+        check = _first_stated(_value_line(text, named.end()), reading, reading.named)
+        if check is not None:
+            yield named.start(), check
+    for boxed in _BOXED.finditer(text):
+        check = _first_stated(boxed.group(1), reading, reading.named)
+        if check is not None:
+            yield boxed.start(), check
+    for returns in _RETURNS.finditer(text):
+        check = _first_stated(_value_line(text, returns.end()), reading, partial(reading.returned, returns.group(1)))
+        if check is not None:
+            yield returns.start(), check
+
+
+def _value_line(text: str, position: int) -> str:
+    """The rest of the line from ``position``; when nothing follows there ("The output is:"), the next
+    line that holds anything, if it comes within :data:`_VALUE_BELOW` lines."""
+    end = text.find("\n", position)
+    rest = text[position:] if end < 0 else text[position:end]
+    for _ in range(_VALUE_BELOW):
+        if rest.strip() or end < 0:
+            break
+        start, end = end + 1, text.find("\n", end + 1)
+        rest = text[start:] if end < 0 else text[start:end]
+    return rest
+
+
+def _first_stated(rest: str, reading: Reading, statement: Callable[[str], str | None]) -> Check | None:
+    """The first value a sentence's ``rest`` may end at that states an answer; a value joined by ``or``
+    or ``and`` ("3 or 4") hedges between answers and is ambiguous."""
+    for value in _value_texts(rest):
+        text = statement(value) if value and not _a_word(value) else None
+        check = reading.read(text) if text else None
+        if check is not None and _states(check, reading.unstated):
+            return Check(value, AMBIGUOUS) if _hedged(value) else check
+    return None
+
+
+def _hedged(value: str) -> bool:
+    try:
+        return isinstance(ast.parse(value.strip(), mode="eval").body, ast.BoolOp)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+
+def _states(check: Check, unstated: tuple[str, ...] = ()) -> bool:
+    """Whether a read statement states an answer (right, wrong or refused), not a word of prose nor a
+    block of the benchmark's ``unstated`` kind (such as a restated program)."""
+    return check.status not in (EMPTY, UNPARSEABLE, *unstated) and not _a_word(check.answer)
+
+
+def _a_word(text: str) -> bool:
+    """A word of prose ("easy", "empty"), never an answer, though Python reads it as a name."""
+    return text.strip().isidentifier() and text.strip() not in ("True", "False", "None")
+
+
+def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
+    """The one answer ``reply`` states, read with ``reading``; ``max_chars``: the longest text, reasoning
+    set aside, that is read. Never raises on any text."""
+    if len(reply) > MAX_REPLY_CHARS:
+        return Check(reply[:_SHOWN_CHARS], UNPARSEABLE)
+    text = visible_text(reply.replace("\r\n", "\n").replace("\r", "\n"))
+    if text is None:
+        return Check(reply[:_SHOWN_CHARS], UNPARSEABLE)  # the reasoning never ended: no answer came after it
+    text = text.split(DONE, 1)[0].strip()
+    if not text:
+        return Check("", EMPTY)
+    if len(text) > max_chars:
+        return Check(text[:_SHOWN_CHARS], UNPARSEABLE)
+    read_once: dict[str, Check] = {}
+
+    def read(statement: str) -> Check:
+        if statement not in read_once:
+            if len(read_once) >= MAX_STATEMENTS:
+                raise _TooManyStatements
+            read_once[statement] = reading.read(statement)
+        return read_once[statement]
+
+    blocks = [*_tagged(text), *_fenced(text)]
+    try:
+        found = [(start, read(_unfenced(content).strip())) for start, _, content in blocks]
+        found += [(start, read(statement)) for start, statement in _asserted(text)]
+        found += _sentences(_masked(text, [(start, end) for start, end, _ in blocks]),
+                            Reading(read, reading.named, reading.returned, reading.same, reading.kind,
+                                    reading.unstated))
+    except _TooManyStatements:
+        return Check(text[:_SHOWN_CHARS], AMBIGUOUS)
+    found.sort(key=lambda statement: statement[0])
+    statements = [(start, check) for start, check in found if _states(check, reading.unstated)]
+    first_start = statements[0][0] if statements else len(text)
+    opening = text[:first_start].strip() if statements else _untagged(text)
+    completion = reading.read(_unfenced(opening)) if opening else Check("", EMPTY)
+    if not statements:
+        # No answer stated: the reply read whole, as rules 2 read it, else what a block of it refused.
+        refused = [check for _, check in found if check.status in reading.unstated]
+        return refused[0] if refused and completion.status in (EMPTY, UNPARSEABLE) else completion
+    if _states(completion, reading.unstated):
+        statements.insert(0, (0, completion))
+    answer = statements[0][1]
+    if all(reading.same(answer, check) for _, check in statements[1:]):
+        return answer
+    shown = " | ".join(dict.fromkeys(check.answer for _, check in statements))
+    return Check(shown[:_SHOWN_CHARS], AMBIGUOUS)
+
+
+def _unfenced(text: str) -> str:
+    return "\n".join(line for line in text.split("\n") if not line.strip().startswith("```"))
+
+
+def _untagged(text: str) -> str:
+    return re.sub(r"\[/?ANSWER\]", "", text, flags=re.IGNORECASE).strip()

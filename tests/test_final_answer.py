@@ -1,0 +1,267 @@
+"""The reader of judging rules 3 (dynbench_tasks/benchmarks/final_answer.py), before and after: each
+reply a chat, instruct or reasoning model writes, what judging rules 2 read in it and what rules 3 read,
+for output and input prediction; then the replies that must fail (wrong answers in every form, two
+different answers, an answer only in the thinking) and hostile ones (huge, nested, unterminated)."""
+
+import time
+from textwrap import dedent
+
+import pytest
+
+from dynbench_tasks.benchmarks.cruxeval import SAMPLE_STATUSES, parse_answer, score_generations
+from dynbench_tasks.benchmarks.cruxeval_input import SAMPLE_STATUSES as INPUT_STATUSES
+from dynbench_tasks.benchmarks.cruxeval_input import parse_input_answer, score_inputs
+from dynbench_tasks.benchmarks.final_answer import AMBIGUOUS, MAX_REPLY_CHARS, MAX_STATEMENTS, visible_text
+
+CODE = "def f(s, n):\n    return s * n\n"
+SHOWN, OUTPUT = "'ab', 2", "'abab'"  # the prompt shows f('ab', 2); its output is 'abab'
+
+
+def reply(text: str) -> str:
+    return dedent(text).strip("\n")
+
+
+def output_read(generation: str, rules: int = 3, prompt: str = "paper") -> tuple[str, str]:
+    check = parse_answer(generation, prompt, SHOWN, rules)
+    return check.answer, check.status
+
+
+def input_read(generation: str, rules: int = 3, prompt: str = "paper") -> tuple[str, str]:
+    check = parse_input_answer(generation, prompt, CODE, SHOWN, rules, OUTPUT)
+    return check.answer, check.status
+
+
+# reply -> (what rules 2 read, what rules 3 read): (answer, status), status "" for an answer to check
+OUTPUT_FORMS = {
+    reply("""
+        Here is the completed assertion:
+        ```python
+        assert f('ab', 2) == 'abab'
+        ```
+    """): (("Here is the completed assertion:\nassert f('ab', 2) == 'abab'", "unparseable"), ("'abab'", "")),
+    reply("""
+        The function repeats s n times. With n = 2 the string is doubled, so 2 copies of 'ab'.
+        The output is 'abab'.
+    """): ((reply("""
+        The function repeats s n times. With n = 2 the string is doubled, so 2 copies of 'ab'.
+        The output is 'abab'.
+    """), "unparseable"), ("'abab'", "")),
+    reply("""
+        [ANSWER]
+        assert f('ab', 2) == 'abab'
+        [/ANSWER]
+    """): (("[ANSWER]", "not_a_value"), ("'abab'", "")),
+    reply("""
+        <think>
+        s * n with n = 2. Is it 'ab'? No: assert f('ab', 2) == 'ab' would be wrong.
+        </think>
+        assert f('ab', 2) == 'abab'
+    """): (("<think>\ns * n with n = 2. Is it 'ab'? No: assert f('ab', 2) == 'ab' would be wrong.\n</think>\n"
+            "assert f('ab', 2) == 'abab'", "unparseable"), ("'abab'", "")),
+    reply("""
+        ```python
+        def f(s, n):
+            return s * n
+        ```
+        assert f('ab', 2) == 'abab'
+    """): (("def f(s, n):\n    return s * n\nassert f('ab', 2) == 'abab'", "unparseable"), ("'abab'", "")),
+    "**Answer:** `'abab'`": (("**Answer:** `'abab'`", "unparseable"), ("'abab'", "")),
+    "Output: 'abab'": (("Output: 'abab'", "unparseable"), ("'abab'", "")),
+    "f('ab', 1) returns 'ab', so f('ab', 2) returns 'abab'.": (
+        ("f('ab', 1) returns 'ab', so f('ab', 2) returns 'abab'.", "unparseable"), ("'abab'", "")),
+    reply("""
+        Okay, the user asks for the output. s * 2 doubles it. The output is 'ab'? No.
+        </think>
+
+        The answer is `'abab'`.
+    """): (("Okay, the user asks for the output. s * 2 doubles it. The output is 'ab'? No.\n</think>\n\n"
+            "The answer is `'abab'`.", "unparseable"), ("'abab'", "")),
+    reply("""
+        [THOUGHT]
+        Let's execute the code step by step: 'ab' * 2.
+        [/THOUGHT]
+        [ANSWER]
+        assert f('ab', 2) == 'abab'
+    """): (("[THOUGHT]", "not_a_value"), ("'abab'", "")),
+    reply("""
+        <reasoning>doubling</reasoning>
+        The output is 'abab'.
+
+        ```python
+        assert f('ab', 2) == "abab"
+        ```
+    """): (("<reasoning>doubling</reasoning>\nThe output is 'abab'.\n\nassert f('ab', 2) == \"abab\"", "unparseable"),
+           ("'abab'", "")),
+    # what rules 2 read already, rules 3 reads the same
+    " 'abab' # done": (("'abab'", ""), ("'abab'", "")),
+    "'abab'\nThe call returns that.": (("'abab'", ""), ("'abab'", "")),
+    "assert f('ab', 2) == 'abab'\nassert f('ab', 3) == 'ababab'": (("'abab'", ""), ("'abab'", "")),
+    "\nassert f('ab', 2) == 'abab'\n[/ANSWER]": (("'abab'", ""), ("'abab'", "")),
+}
+
+
+@pytest.mark.parametrize("generation", list(OUTPUT_FORMS))
+def test_output_forms_before_and_after(generation):
+    before, after = OUTPUT_FORMS[generation]
+    assert output_read(generation, rules=2) == before
+    assert output_read(generation, rules=3) == after
+
+
+def test_harness_prompt_tags_read_alike_under_both_rules():
+    tagged = "\nassert f('ab', 2) == 'abab'\n[/ANSWER]"
+    assert output_read(tagged, rules=2, prompt="harness") == output_read(tagged, rules=3) == ("'abab'", "")
+
+
+INPUT_FORMS = {
+    "The input is 'ab', 2.": (("The input is 'ab', 2.", "unparseable"), ("f('ab', 2)", "")),
+    reply("""
+        Here is the completed assertion:
+        ```python
+        assert f('ab', 2) == 'abab'
+        ```
+    """): (("Here is the completed assertion:\nassert f('ab', 2) == 'abab'", "unparseable"), ("f('ab', 2)", "")),
+    "[ANSWER]\nassert f('ab', 2) == 'abab'\n[/ANSWER]": (("[ANSWER]\nassert f('ab', 2) == 'abab'\n[/ANSWER]",
+                                                          "not_a_call"), ("f('ab', 2)", "")),
+    "<think>f('a', 4)? It gives 'aaaa'.</think>\nassert f('ab', 2) == 'abab'": (
+        ("<think>f('a', 4)? It gives 'aaaa'.</think>\nassert f('ab', 2) == 'abab'", "unparseable"),
+        ("f('ab', 2)", "")),
+    "```python\ndef f(s, n):\n    return s * n\n```\nassert f('ab', 2) == 'abab'": (
+        ("def f(s, n):\n    return s * n\nassert f('ab', 2) == 'abab'", "not_a_call"), ("f('ab', 2)", "")),
+    "f('a', 1) returns 'a'. So f('ab', 2) returns 'abab'.": (
+        ("f('a', 1) returns 'a'. So f('ab', 2) returns 'abab'.", "unparseable"), ("f('ab', 2)", "")),
+    "**Answer:** `f('ab', 2)`": (("**Answer:** `f('ab', 2)`", "unparseable"), ("f('ab', 2)", "")),
+    "Input: s='ab', n=2": (("Input: s='ab', n=2", "unparseable"), ("f(s='ab', n=2)", "")),
+    "f('ab', 2)": (("f('ab', 2)", ""), ("f('ab', 2)", "")),
+}
+
+
+@pytest.mark.parametrize("generation", list(INPUT_FORMS))
+def test_input_forms_before_and_after(generation):
+    before, after = INPUT_FORMS[generation]
+    assert input_read(generation, rules=2) == before
+    assert input_read(generation, rules=3) == after
+
+
+@pytest.mark.parametrize("generation, read", [
+    # two different answers, whatever the forms, are one failed sample; never the better of them
+    ("The output is 'ab'.\n\n```python\nassert f('ab', 2) == 'abab'\n```", ("'ab' | 'abab'", AMBIGUOUS)),
+    ("[ANSWER]\nassert f('ab', 2) == 'abab'\n[/ANSWER]\n[ANSWER]\nassert f('ab', 2) == 'ba'\n[/ANSWER]",
+     ("'abab' | 'ba'", AMBIGUOUS)),
+    ("assert f('ab', 2) == 'ba'\nassert f('ab', 2) == 'abab'", ("'ba' | 'abab'", AMBIGUOUS)),
+    ("'ba'\nThe output is 'abab'.", ("'ba' | 'abab'", AMBIGUOUS)),  # a completion, then another answer
+    ("The output is 'abab' or 'ab'.", ("'abab' or 'ab'", AMBIGUOUS)),  # a hedge
+    ("So f('ab', 2) returns 'abab' or True.", ("'abab' or True", AMBIGUOUS)),
+    # the same answer stated twice, spelled two ways, is one answer
+    ("The output is \"abab\".\n```python\nassert f('ab', 2) == 'abab'\n```", ('"abab"', "")),
+    ("The output is 2.0\n[ANSWER]\nassert f('ab', 2) == 2\n[/ANSWER]", ("2.0", "")),
+    ("**Final answer:**\n\n'abab'", ("'abab'", "")),  # the value on a line of its own below
+    ("The expected output is therefore 'abab'.", ("'abab'", "")),
+    ("Thinking done.\n\n**Final Answer**\n\\[\n\\boxed{'abab'}\n\\]", ("'abab'", "")),
+    ("$\\boxed{{'a': 1}}$", ("{'a': 1}", "")),
+    ("Answer: `assert f('ab', 2) == 'abab'`", ("'abab'", "")),
+    ("The output is:\n```python\n'ab'\n```\nI hope this helps.", ("'ab'", "")),
+    ("The output is:\n\n\n\n'abab'", ("The output is:\n\n\n\n'abab'", "unparseable")),  # too far below
+])
+def test_one_answer_or_ambiguous(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, read", [
+    ("The input is 'ab', 2.\n```python\nassert f('abab', 1) == 'abab'\n```", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\n```python\nassert f( 'ab' , 2 ) == 'abab'\n```", ("f('ab', 2)", "")),
+    ("The input is 'ab', 2.\nassert f(n=2, s='ab') == 'abab'", ("f('ab', 2) | f(n=2, s='ab')", AMBIGUOUS)),
+    ("Answer: `assert f('ab', 2) == 'abab'`", ("f('ab', 2)", "")),
+    ("The final answer is $\\boxed{'ab', 2}$.", ("f('ab', 2)", "")),
+])
+def test_one_input_or_ambiguous(generation, read):
+    assert input_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, read", [
+    ("<think>The output is 'abab'.</think>", ("", "empty")),  # stated only in the thinking: no answer
+    ("<think>\n```python\nassert f('ab', 2) == 'abab'\n```\n</think>\nI am not sure.", ("I am not sure.", "unparseable")),
+    ("<think>The output is 'abab'.", ("<think>The output is 'abab'.", "unparseable")),  # never closed
+    ("<think><think>The output is 'abab'.</think>", ("<think><think>The output is 'abab'.</think>", "unparseable")),
+    ("<think>a<thinking>b</thinking>c</think>The output is 'abab'.", ("'abab'", "")),  # nested, closed
+    ("<THINK>x</Think>\n[ANSWER]assert f('ab', 2) == 'abab'[/ANSWER]", ("'abab'", "")),
+    ("I count 2 letters and 4 in the result, 2 times 2.", ("I count 2 letters and 4 in the result, 2 times 2.",
+                                                           "unparseable")),  # numbers in prose are no answer
+    ("The output is empty.", ("The output is empty.", "unparseable")),  # a word of prose is no answer
+    ("```\nabab\n```", ("abab", "not_a_value")),
+])
+def test_reasoning_and_prose_are_no_answer(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, status", [
+    ("The output is f('ab', 2).", "calls_f"),  # an echo of the call
+    ("[ANSWER]\nassert f('ab', 2) == f('ab', 2)\n[/ANSWER]", "calls_f"),
+    ("```python\nassert f('ab', 2) == __import__('os').getcwd()\n```", "not_a_value"),
+    ("**Answer:** `[x for x in 'abab']`", "not_a_value"),
+    ("Here it is:\n```python\nassert f('ab', 3) == 'ababab'\n```", "wrong_call"),  # about another call
+    ("```python\nassert f('ab', 3) == 'ababab'\n```\nThe output is 'abab'.", ""),  # ... beside the answer
+    ("assert f('ab', 2) == 'abab' or True", "wrong_call"),
+    ("Output: 'ab' 'ab'", ""),  # Python's implicit concatenation: the value 'abab', stated
+])
+def test_every_rejection_of_rules_2_stays(generation, status):
+    assert output_read(generation)[1] == status
+
+
+@pytest.mark.parametrize("generation, status", [
+    ("The input is f(f('ab', 1), 2).", "calls_f"),
+    ("[ANSWER]\nassert f('a' + 'b', 2) == 'abab'\n[/ANSWER]", "not_a_value"),
+    ("```python\nassert g('ab', 2) == 'abab'\n```", "not_a_call"),
+    ("```python\ndef f(s, n):\n    return s * n\n```", "not_a_call"),  # a restated program alone
+    ("'ab', 2", "not_a_call"),  # a value where a call is due, as rules 2 read it
+])
+def test_every_input_rejection_of_rules_2_stays(generation, status):
+    assert input_read(generation)[1] == status
+
+
+def test_hostile_sizes_and_counts_stay_cheap():
+    started = time.perf_counter()
+    huge = "<think>" + "x" * (MAX_REPLY_CHARS + 1) + "</think>'abab'"
+    assert output_read(huge)[1] == "unparseable"
+    long_thinking = "<think>" + "The output is 'ab'. " * 50_000 + "</think>\nThe output is 'abab'."
+    assert output_read(long_thinking) == ("'abab'", "")
+    distinct = "\n".join(f"assert f('ab', 2) == {i}" for i in range(MAX_STATEMENTS + 10))
+    assert output_read(distinct)[1] == AMBIGUOUS
+    looping = "assert f('ab', 2) == 'abab'\n" * 700  # a model that repeats itself until it runs out of tokens
+    assert output_read(looping) == ("'abab'", "")
+    tags = "[ANSWER]" * 5_000 + "'abab'"
+    assert output_read(tags)[1] in ("unparseable", AMBIGUOUS, "")
+    closes = "</think>" * 100_000 + "The output is 'abab'."
+    assert output_read(closes) == ("'abab'", "")
+    fences = "```\n" * 10_000
+    assert output_read(fences)[1] in ("unparseable", "empty")
+    assert output_read("The output is " + "(" * 5_000 + "1" + ")" * 5_000)[1] in ("unparseable", "")
+    assert time.perf_counter() - started < 20
+
+
+def test_visible_text_sets_reasoning_aside():
+    assert visible_text("a<think>b</think>c") == "ac"
+    assert visible_text("b</think>c") == "c"  # opened by the prompt or the chat template
+    assert visible_text("[THOUGHT]b[/THOUGHT]c<reasoning>d</reasoning>e") == "ce"
+    assert visible_text("a<think>b") is None and visible_text("<thinking>a</think>b") == "b"
+
+
+def test_ambiguous_is_a_status_of_both_tasks():
+    assert AMBIGUOUS in SAMPLE_STATUSES and AMBIGUOUS in INPUT_STATUSES
+
+
+def test_read_answers_are_judged_in_the_sandbox():
+    """Through the scorers: rules 3 passes the forms rules 2 failed, and fails wrong and ambiguous ones."""
+    forms = list(OUTPUT_FORMS)
+    wrong = [form.replace("'abab'", "'ab'") for form in forms]
+    ambiguous = ["The output is 'abab'.\nassert f('ab', 2) == 'ab'"]
+    statuses = {}
+    for rules in (2, 3):
+        (row,) = score_generations([forms + wrong + ambiguous], [OUTPUT], [SHOWN], "paper", 3.0, "forms",
+                                   rules=rules)
+        statuses[rules] = [__import__("json").loads(sample)["status"] for sample in row]
+    assert statuses[3][:len(forms)] == ["passed"] * len(forms)
+    assert statuses[2][:len(forms)].count("passed") == 4  # the four forms rules 2 read already
+    assert "passed" not in statuses[3][len(forms):] and statuses[3][-1] == AMBIGUOUS
+    docs = [{"code": CODE, "input": SHOWN, "output": OUTPUT, "original_input": SHOWN}]
+    (row,) = score_inputs([list(INPUT_FORMS)], docs, "paper", 3.0, "forms", rules=3)
+    assert all('"passed"' in sample for sample in row), row
