@@ -100,18 +100,25 @@ def _edit_results(folder: Path, edit) -> None:
 
 def claim_scores(folder: Path, task: str) -> None:
     """What a careful attacker does after editing answers: every score the edit touches, claimed anew
-    from the logged statuses (each document's pass@1 and pass@5, the task's, and their standard errors)."""
+    from the logged statuses (each document's pass@1, pass@5 and unread, the task's, and their standard
+    errors)."""
     from lm_eval.api.metrics import mean_stderr
 
+    from dynbench_tasks.benchmarks import BENCHMARKS
+    from dynbench_tasks.lmeval.answer_statuses import UNREAD, unread_share
     from dynbench_tasks.scoring import process_results
 
     earned = {}
+    unread = BENCHMARKS[task.split("_")[0]].unread_statuses
 
     def rescore(samples):
         for sample in samples:
             sample.update(process_results(sample["doc"], sample["filtered_resps"]))
-            for metric in ("pass@1", "pass@5"):
-                earned.setdefault(metric, []).append(sample[metric])
+            if UNREAD in sample:
+                sample[UNREAD] = unread_share(_statuses(sample), unread)
+            for metric in ("pass@1", "pass@5", UNREAD):
+                if metric in sample:
+                    earned.setdefault(metric, []).append(sample[metric])
 
     _edit_samples(folder, task, rescore)
 
