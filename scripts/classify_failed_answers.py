@@ -6,7 +6,8 @@ then reads one by one: they are printed, escaped, up to ``--show`` of them).
 
 Reads every logged ``cruxeval_*`` output-prediction sample under RUN_DIR (lm_eval --log_samples). A
 failed sample "holds the right value" when a spelling of its document's output (as published, or as
-Python or JSON writes that value) stands in the reply with its reasoning set aside.
+Python or JSON writes that value) stands in the reply with its reasoning, the program's lines and the
+shown call set aside.
 """
 
 from __future__ import annotations
@@ -40,11 +41,20 @@ def spellings(output: str) -> set[str]:
     return found
 
 
-def kind_of_failure(reply: str, status: str, output: str) -> str:
-    visible = visible_text(reply) or ""
+def unshown(reply: str, doc: dict) -> str:
+    """The reply with its reasoning and what it repeats of the prompt (the program's lines, the shown
+    call) set aside: a value found there is the reply's own."""
+    visible = (visible_text(reply) or "").replace(f"f({doc['input']})", "")
+    for line in doc["code"].split("\n"):
+        if line.strip():
+            visible = visible.replace(line.strip(), "")
+    return visible
+
+
+def kind_of_failure(reply: str, status: str, doc: dict) -> str:
     if status == AMBIGUOUS:
         return TWO_ANSWERS
-    if any(spelling in visible for spelling in spellings(output)):
+    if any(spelling in unshown(reply, doc) for spelling in spellings(doc["output"])):
         return RIGHT_VALUE_UNREAD
     return NO_VALUE_STATED if status in NO_VALUE else WRONG_VALUE
 
@@ -65,7 +75,7 @@ def main() -> int:
             statuses[status] += 1
             if status == PASSED:
                 continue
-            kind = kind_of_failure(reply, status, sample["doc"]["output"])
+            kind = kind_of_failure(reply, status, sample["doc"])
             kinds[kind] += 1
             if kind == RIGHT_VALUE_UNREAD and shown < args.show:
                 shown += 1
