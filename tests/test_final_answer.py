@@ -151,6 +151,13 @@ def test_input_forms_before_and_after(generation):
     ("'ba'\nThe output is 'abab'.", ("'ba' | 'abab'", AMBIGUOUS)),  # a completion, then another answer
     ("The output is 'abab' or 'ab'.", ("'abab' or 'ab'", AMBIGUOUS)),  # a hedge
     ("So f('ab', 2) returns 'abab' or True.", ("'abab' or True", AMBIGUOUS)),
+    # an answer taken back is still stated: with the one that replaces it, two answers (a fresh attack
+    # suite read "Wait, no, that is wrong: the answer is W" as R alone)
+    ("The answer is 'abab'. Wait, no, that is wrong: the answer is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'; no, the output is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    # a question states no answer
+    ("The output is 'abab'? No, 'ba'.", ("The output is 'abab'? No, 'ba'.", "unparseable")),
+    ("Is the output 'ba'? The output is 'abab'.", ("'abab'", "")),
     # the same answer stated twice, spelled two ways, is one answer
     ("The output is \"abab\".\n```python\nassert f('ab', 2) == 'abab'\n```", ('"abab"', "")),
     ("The output is 2.0\n[ANSWER]\nassert f('ab', 2) == 2\n[/ANSWER]", ("2.0", "")),

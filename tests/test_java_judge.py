@@ -2,6 +2,7 @@
 on the hazards a model reply brings: chatter, broken code, loops forever, System.exit, forks."""
 
 import os
+import time
 from pathlib import Path
 from textwrap import dedent
 
@@ -157,6 +158,40 @@ def test_statuses_of_stdin_programs(judge):
     assert BENCHMARKS["codenet"].judge_replies([(forks, doc)], judge, 2000) == ["runtime_error"]  # no `true` there
 
 
+
+def test_threads_outside_the_programs_group_and_throwables_that_lie_about_their_cause(judge):
+    """A program thread started in a group above the program's own (or the JVM's root group) is still the
+    program's: the JVM waits for it (``timeout``) and its uncaught throwable fails the test; a throwable whose
+    ``getCause()`` throws or never ends its chain is still a throw. Each printed the right sum first, and
+    each passed on 5781c42 (a fresh attack suite's R77, R105-R107)."""
+    doc = stdin_doc(("1 2\n", "3\n"), ("40 2\n", "42\n"))
+    printed = "System.out.println(Helper.add(a, b));"
+    above = "Thread.currentThread().getThreadGroup().getParent()"
+    root = "rootGroup()"
+    attacks = {
+        "timeout": f"new Thread({above}, new Runnable() {{ public void run() {{ while (true) {{ }} }} }}).start();",
+        "runtime_error": [
+            f"Thread t = new Thread({above}, new Runnable() {{ public void run() {{ throw new RuntimeException(); }} }}); "
+            "t.start(); t.join();",
+            f"Thread t = new Thread({root}, new Runnable() {{ public void run() {{ throw new RuntimeException(); }} }}); "
+            "t.start(); t.join();",
+            "throw new java.lang.reflect.InvocationTargetException(null) { public Throwable getCause() { "
+            "throw new IllegalStateException(); } };",
+            "throw new java.lang.reflect.InvocationTargetException(null) { public Throwable getCause() { "
+            "return new java.lang.reflect.InvocationTargetException(null) { public Throwable getCause() { return this; } }; } };",
+        ],
+    }
+    helpers = ("static ThreadGroup rootGroup() { ThreadGroup g = Thread.currentThread().getThreadGroup(); "
+               "while (g.getParent() != null) g = g.getParent(); return g; }")
+    program = SUM_TWO.replace("public static void main(String[] args) {",
+                              f"{helpers}\n        public static void main(String[] args) throws Throwable {{")
+    items, expected = [(program, doc)], ["passed"]  # the honest control
+    for status, bodies in attacks.items():
+        for body in [bodies] if isinstance(bodies, str) else bodies:
+            items.append((program.replace(printed, f"{printed} {body}"), doc))
+            expected.append(status)
+    assert BENCHMARKS["codenet"].judge_replies(items, judge, 2000) == expected
+
 def test_statuses_of_transcoder_functions(judge):
     replies = {
         "passed": "static int addOne(int x) { return x + 1; }",
@@ -241,7 +276,12 @@ def test_judge_jvms_run_unprivileged_and_leave_nothing_behind(judge, tmp_path):
     assert statuses == ["wrong_output"]
     assert users == {65534 if os.getuid() == 0 else os.getuid()}, users
     assert output.strip().startswith(tempfile.gettempdir())
-    assert left() <= before
+    # Another test process's JVMs may hold folders of their own for a while (a test of up to 10 s): wait
+    # for those to go; a folder this judge left behind stays.
+    deadline = time.monotonic() + 30
+    while not left() <= before and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert left() <= before, left() - before
 
 
 def test_missing_jdk_names_the_package(monkeypatch):

@@ -93,3 +93,15 @@ def test_one_model_name_in_two_folders_is_named_not_pooled_in_silence(tmp_path):
     assert code == 0, err
     warned = [line for line in err.splitlines() if "is in 2 folders" in line]
     assert len(warned) == 2 and all(str(tmp_path / "a") in line and str(tmp_path / "b") in line for line in warned)
+
+
+def test_a_record_that_is_no_object_ends_no_report_in_a_traceback(tmp_path):
+    """``metadata.dynbench`` a list, not the object dynbench records: read as no record."""
+    write_run(tmp_path / "run", "m", {"cruxeval_orig": [1, 1], "cruxeval_fuv": [0, 1]})
+    results = tmp_path / "run" / f"results_{STAMP}.json"
+    data = json.loads(results.read_text())
+    data["configs"]["cruxeval_fuv"]["metadata"]["dynbench"] = [1]
+    results.write_text(json.dumps(data))
+    code, _, err = _report(tmp_path / "run", "--out", tmp_path / "out")
+    assert "Traceback" not in err, err[-2000:]
+    assert code in (0, 2)

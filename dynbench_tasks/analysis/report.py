@@ -436,7 +436,7 @@ def write_csv(report: Report, path: Path) -> None:
                     score = None if run.pass_at_1 is None else run.pass_at_1 * 100
                     drop = None if score is None or static is None or variant == STATIC else static - score
                     result = report.paired(model, benchmark, variant) if variant != STATIC else None
-                    settings = run.metadata.get("dynbench") or {}
+                    settings = run.provenance
                     seeds = " ".join(map(str, run.seeds)) if run.seeds else settings.get("seed", "")
                     writer.writerow([name, benchmark, variant, _num(score), _num(drop), _count(_scored(run)[0]),
                                      *_paired_columns(result), settings.get("chain") or "", seeds, ""])

@@ -136,7 +136,7 @@ def load_model(model: str, model_args: str, batch_size: str | int = 1, device: s
 
 def _regeneration_settings(run: TaskRun, results: dict, data_dir: str | None) -> tuple[dict, dict]:
     """(--metadata, --gen_kwargs) that rebuild the run's task and decode as the run did, greedily."""
-    settings = recorded_settings(run.metadata.get("dynbench") or {}, data_dir, timeout_cap(run, None))
+    settings = recorded_settings(run.provenance, data_dir, timeout_cap(run, None))
     settings["repeats"] = 1  # greedy: one answer is every answer
     generation = dict(section(results, "config", "gen_kwargs"))
     if not is_greedy(logged_arguments(run.samples[0])[1]):

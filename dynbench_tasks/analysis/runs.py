@@ -48,13 +48,18 @@ class TaskRun:
     claimed_by: list[str] = field(default_factory=list)  # the RUN_DIRs that each hold this model, task and seed
 
     @property
+    def provenance(self) -> dict:
+        """What dynbench recorded with the run (``metadata.dynbench``); {} where that is no object."""
+        return _object(self.metadata.get("dynbench"))
+
+    @property
     def counts(self) -> dict:
-        return _object(_object(self.metadata.get("dynbench")).get("counts"))
+        return _object(self.provenance.get("counts"))
 
     @property
     def seed(self) -> int | None:
         """The recorded seed; None when there is none, or it is not a whole number (no run makes one)."""
-        seed = _object(self.metadata.get("dynbench")).get("seed")
+        seed = self.provenance.get("seed")
         return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
     @property

@@ -46,8 +46,9 @@ _FENCED = re.compile(r"^[ \t]*```[^\n]*\n(.*?)(?:^[ \t]*```[^\n]*$|\Z)", re.MULT
 _ASSERT_LINE = re.compile(r"^[ \t]*assert\b", re.MULTILINE)
 _ENDS_BLOCK = re.compile(r"^[ \t]*```|\[/?ANSWER\]", re.IGNORECASE)
 # Where a sentence that names the answer may start: a line's start (after list markers, quotes and
-# emphasis), a sentence's end, or "so", "thus", "therefore", "hence".
-_START = (r"(?:^[ \t>*_#-]*(?:\d+[.)][ \t]*)?|(?<=[.!?])[ \t]+|(?<=[,;:])[ \t]+(?=(?:so|thus|therefore|hence)\b))"
+# emphasis), a sentence's end, or a clause's after a comma, colon or semicolon ("Wait, no: the answer is
+# W" states W beside the answer it takes back).
+_START = (r"(?:^[ \t>*_#-]*(?:\d+[.)][ \t]*)?|(?<=[.!?])[ \t]+|(?<=[,;:])[ \t]+)"
           r"(?:(?:so|thus|therefore|hence)\b,?[ \t]*)?[*_]*")
 _OUTPUT_NOUN = (r"(?:the[ \t]+)?(?:(?:final|expected|correct|actual|resulting)[ \t]+)?"
                 r"(?:output|answer|return(?:ed)?[ \t]+value)")
@@ -164,6 +165,8 @@ def _value_texts(rest: str) -> Iterator[str]:
                 yield rest[len(mark):closing].strip()
                 return
     for end in list(_SENTENCE_END.finditer(rest))[:_SENTENCE_CUTS]:
+        if rest[end.start()] == "?":  # "The output is 3? No, 4.": a question states no answer
+            continue
         yield rest[:end.start()]
     yield rest
     for cut in list(_WORD_END.finditer(rest))[:_SENTENCE_CUTS]:

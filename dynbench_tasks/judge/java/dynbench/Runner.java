@@ -21,9 +21,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs one judged program, in a JVM of its own, on each of its tests: a fresh class loader per
@@ -54,6 +57,11 @@ public final class Runner {
     static final long STACK_BYTES = 256L << 20;
     /** Set once the runner ends its JVM for real, to run a program's shutdown hooks. */
     static volatile boolean endingJvm;
+    /** The JVM's and the runner's own threads, alive before any program code ran: every other thread is a
+     *  program's, whatever group it was started in (a program may start one in a group above its own). */
+    static Set<Thread> ownThreads = Set.of();
+    /** The test running now, which an uncaught throwable of a program thread outside its group ends. */
+    static volatile ProgramThreads currentTest;
 
     private Runner() {}
 
@@ -89,6 +97,16 @@ public final class Runner {
         if (recorded == null) {
             recorded = ByteBuffer.allocate(4 + outputCap);
         }
+        ownThreads = new HashSet<>(Arrays.asList(allThreads()));
+        Thread.setDefaultUncaughtExceptionHandler(new Thread.UncaughtExceptionHandler() {
+            @Override
+            public void uncaughtException(Thread thread, Throwable thrown) {
+                ProgramThreads test = currentTest;
+                if (test != null && !ownThreads.contains(thread)) {
+                    test.threw(thrown);
+                }
+            }
+        });
         Recorder stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - 4));
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         for (byte[] input : tests) {
@@ -223,9 +241,15 @@ public final class Runner {
 
         void threw(Throwable thrown) {
             Throwable cause = thrown;
-            while ((cause instanceof InvocationTargetException || cause instanceof ExceptionInInitializerError)
-                   && cause.getCause() != null) {
-                cause = cause.getCause();
+            // The program's own throwable may answer getCause() by throwing or by a chain without end: it
+            // threw either way, and the last class read is what it threw.
+            try {
+                for (int depth = 0; depth < 16 && (cause instanceof InvocationTargetException
+                     || cause instanceof ExceptionInInitializerError) && cause.getCause() != null; depth++) {
+                    cause = cause.getCause();
+                }
+            } catch (Throwable unreadable) {
+                // keep the last cause read
             }
             end(THREW, 0, cause.getClass().getName());
         }
@@ -251,7 +275,7 @@ public final class Runner {
                     return thread;
                 }
             }
-            return null;
+            return runningElsewhere();
         }
 
         boolean anyAlive() {
@@ -260,7 +284,18 @@ public final class Runner {
                     return true;
                 }
             }
-            return false;
+            return runningElsewhere() != null;
+        }
+
+        /** A non-daemon thread of the program outside this group, which the JVM would wait for too. */
+        private Thread runningElsewhere() {
+            for (Thread thread : allThreads()) {
+                if (thread.isAlive() && !thread.isDaemon() && thread.getThreadGroup() != this
+                    && !ownThreads.contains(thread)) {
+                    return thread;
+                }
+            }
+            return null;
         }
 
         private Thread[] threads() {
@@ -270,6 +305,16 @@ public final class Runner {
             System.arraycopy(threads, 0, alive, 0, count);
             return alive;
         }
+    }
+
+    /** Every live thread of the JVM, in every group. */
+    static Thread[] allThreads() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread[] threads = new Thread[root.activeCount() + 16];
+        return Arrays.copyOf(threads, root.enumerate(threads, true));
     }
 
     /** {@link Exit#exit}: ends the test of the calling thread; from no test's thread, the JVM, as Java would. */
@@ -314,6 +359,7 @@ public final class Runner {
         System.setOut(new PrintStream(stdout, false, StandardCharsets.UTF_8));
         Record.drain();
         ProgramThreads program = new ProgramThreads(result, stdout);
+        currentTest = program;
         // An anonymous class, not a lambda: a lambda's bootstrap costs every fresh JVM milliseconds.
         Thread runner = new Thread(program, new Runnable() {
             @Override
