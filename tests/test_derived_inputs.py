@@ -5,6 +5,7 @@ scored with what the edited program prints; a program that ignores its input no 
 import json
 import subprocess
 import sys
+from functools import partial
 
 import lm_eval
 import pytest
@@ -166,26 +167,30 @@ def test_a_program_that_ignores_its_input_fails_where_derived_tests_are(tmp_path
     several = [doc for doc in docs if len({test["output"] for test in doc["tests"]}) > 1]
     assert len(several) >= 3 and all(len(doc["original_tests"]) == 1 for doc in docs)
 
-    def run(answer) -> list[str]:
-        def reply(prompt: str, sample: int) -> str:
-            return answer(next(doc for doc in docs if prompt_key(task, doc) in prompt))
-
-        with ScriptedServer(reply) as server:
-            results = lm_eval.simple_evaluate(
-                model="local-completions",
-                model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
-                "tokenized_requests=False,max_retries=1",
-                tasks=[task], task_manager=TaskManager(include_path=task_directory(), include_defaults=False,
-                                                       metadata=metadata),
-                confirm_run_unsafe_code=True, log_samples=True)
-        samples = sorted(results["samples"][task], key=lambda sample: sample["doc_id"])
-        return [json.loads(sample["filtered_resps"][0][0])["status"] for sample in samples]
+    run = partial(_statuses, task, docs, metadata)
 
     # It prints the first test's output whatever it reads: right on one-test documents only.
     constant = run(lambda doc: _ignoring_input_java(doc["tests"][0]["output"]))
     assert [status == "passed" for status in constant] == [len({t["output"] for t in doc["tests"]}) == 1
                                                            for doc in docs], constant
     assert all(status == "passed" for status in run(lambda doc: printing_java(doc["tests"])))
+
+
+def _statuses(task: str, docs: list[dict], metadata: dict, answer) -> list[str]:
+    """Each document's status when a scripted model answers it with ``answer(doc)``, through lm_eval."""
+    def reply(prompt: str, sample: int) -> str:
+        return answer(next(doc for doc in docs if prompt_key(task, doc) in prompt))
+
+    with ScriptedServer(reply) as server:
+        results = lm_eval.simple_evaluate(
+            model="local-completions",
+            model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
+            "tokenized_requests=False,max_retries=1",
+            tasks=[task], task_manager=TaskManager(include_path=task_directory(), include_defaults=False,
+                                                   metadata=metadata),
+            confirm_run_unsafe_code=True, log_samples=True)
+    samples = sorted(results["samples"][task], key=lambda sample: sample["doc_id"])
+    return [json.loads(sample["filtered_resps"][0][0])["status"] for sample in samples]
 
 
 def _lookup_table_java(doc: dict) -> str:
@@ -211,20 +216,7 @@ def test_a_lookup_table_of_the_published_inputs_passes_no_document_with_a_derive
     derived = [any(test.get("derived") for test in doc["tests"]) for doc in docs]
     assert sum(derived) >= 3, sum(derived)
 
-    def statuses(answer) -> list[str]:
-        def reply(prompt: str, sample: int) -> str:
-            return answer(next(doc for doc in docs if prompt_key(task, doc) in prompt))
-
-        with ScriptedServer(reply) as server:
-            results = lm_eval.simple_evaluate(
-                model="local-completions",
-                model_args=f"model=scripted,base_url={server.url}/completions,tokenizer_backend=none,"
-                "tokenized_requests=False,max_retries=1",
-                tasks=[task], task_manager=TaskManager(include_path=task_directory(), include_defaults=False,
-                                                       metadata=metadata),
-                confirm_run_unsafe_code=True, log_samples=True)
-        samples = sorted(results["samples"][task], key=lambda sample: sample["doc_id"])
-        return [json.loads(sample["filtered_resps"][0][0])["status"] for sample in samples]
+    statuses = partial(_statuses, task, docs, metadata)
 
     table = statuses(_lookup_table_java)
     assert [status == "passed" for status in table] == [not has_derived for has_derived in derived], table
