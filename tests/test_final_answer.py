@@ -1,17 +1,23 @@
 """The reader of judging rules 3 (dynbench_tasks/benchmarks/final_answer.py), before and after: each
 reply a chat, instruct or reasoning model writes, what judging rules 2 read in it and what rules 3 read,
 for output and input prediction; then the replies that must fail (wrong answers in every form, two
-different answers, an answer only in the thinking) and hostile ones (huge, nested, unterminated)."""
+different answers, an answer taken back, an answer only in the thinking) and hostile ones (huge, nested,
+unterminated)."""
 
+import json
 import time
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
+from reply_forms import stated
+from test_derived_inputs import _statuses
 
 from dynbench_tasks.benchmarks.cruxeval import SAMPLE_STATUSES, parse_answer, score_generations
 from dynbench_tasks.benchmarks.cruxeval_input import SAMPLE_STATUSES as INPUT_STATUSES
 from dynbench_tasks.benchmarks.cruxeval_input import parse_input_answer, score_inputs
 from dynbench_tasks.benchmarks.final_answer import AMBIGUOUS, MAX_REPLY_CHARS, MAX_STATEMENTS, visible_text
+from dynbench_tasks.lmeval import task_manager
 
 CODE = "def f(s, n):\n    return s * n\n"
 SHOWN, OUTPUT = "'ab', 2", "'abab'"  # the prompt shows f('ab', 2); its output is 'abab'
@@ -184,6 +190,96 @@ def test_one_input_or_ambiguous(generation, read):
     assert input_read(generation) == read
 
 
+# Issue 49: an answer the text after it takes back, in words the statements' forms do not hold, passed on
+# the answer taken back. Words of correction there, then another value, make the reply ambiguous.
+@pytest.mark.parametrize("generation, read", [
+    ("The output is 'abab'.\nActually, I made a mistake: it returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("**Answer:** 'abab'\nCorrection - it is 'ba', not the above.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab', or rather 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),  # in the statement's own sentence
+    ("The output is 'abab' - no wait, 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'. Oops, it is 'ba' instead.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'. It actually returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nActually the output is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("```python\nassert f('ab', 2) == 'abab'\n```\nWait, that is wrong; it should be 'ba'.",
+     ("'abab' | 'ba'", AMBIGUOUS)),
+    ("[ANSWER]\nassert f('ab', 2) == 'abab'\n[/ANSWER]\nOn second thought, 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nLet me recheck.\nIt is **'ba'**.", ("'abab' | 'ba'", AMBIGUOUS)),  # lines below
+    ("The output is 'abab'. It returns ['ba'] instead of that.", ("'abab' | ['ba']", AMBIGUOUS)),
+    ("The output is 'abab'. It is 'x. Yes' instead.", ("'abab' | 'x. Yes'", AMBIGUOUS)),  # a full stop in it
+    ("The output is 'abab'. It is 'ba'. Sorry.", ("'abab' | 'ba'", AMBIGUOUS)),  # a sentence before the word
+    ("The output is 'abab'.\nUpdate: it is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'. Never mind, 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'. It is 'ba', not 'abab' - sorry.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'. It is f('ab', 3), sorry.", ("'abab' | f('ab', 3)", AMBIGUOUS)),  # refused
+    ("'abab'\nWait, it's 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),  # after a completion of the prompt's line
+    # after an assert (whose statement spans the lines after it), in a tag or a fence nothing closes
+    ("assert f('ab', 2) == 'abab'\nActually, I made a mistake: it is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("[ANSWER]\nassert f('ab', 2) == 'abab'\nSorry, it is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("```python\nassert f('ab', 2) == 'abab'\nOops: 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("\nassert f('ab', 2) == 'abab'\n[/ANSWER]\nSorry, 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    # two statements stay two answers; a value taken back in prose and then the answer stated again is the answer
+    ("The output is 'ba'. Wait, I made a mistake.\n\nThe output is 'abab'.", ("'ba' | 'abab'", AMBIGUOUS)),
+    ("**Answer:** 'abab'\nWait, that is wrong: 'ba'.\nNo - it is right. **Answer:** 'abab'", ("'abab'", "")),
+    # honest words after the answer: no correction, or one that names no other value, or only the answer
+    ("The output is 'abab'. This is actually because s is repeated 2 times.", ("'abab'", "")),
+    ("The output is 'abab'.\n\nLet me double-check: 'ab' * 2 = 'abab'. Yes, 'abab'.", ("'abab'", "")),
+    ("The output is 'abab'. Let me recheck that once more. Yes, 'abab' is right.", ("'abab'", "")),
+    ("The output is 'abab'. Let me recheck f('ab', 2): yes, 'abab'.", ("'abab'", "")),  # the call asked about
+    ("The output is 'abab'. Wait, let me verify: 'ab' * 2 = 'abab'. Yes, the output is 'abab'.", ("'abab'", "")),
+    ("[ANSWER]\nassert f('ab', 2) == 'abab'\n[/ANSWER]\nIt multiplies the string by 2, which repeats it instead of "
+     "doing arithmetic.", ("'abab'", "")),
+    ("The output is 'abab'.\n\nSorry for the confusion in my earlier message.", ("'abab'", "")),
+    ("The output is 'abab'.\n\nNote: if n were 0, it would instead return ''.", ("'abab'", "")),
+    ("Wait, I made a mistake above: 'ab' * 2 is 'abab', not 'ab'.\n\n**Answer:** `'abab'`", ("'abab'", "")),
+    ("The output is 'abab'. Actually, that is what string repetition does.", ("'abab'", "")),
+])
+def test_an_answer_taken_back_is_no_answer(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, read", [
+    ("The input is 'ab', 2.\nActually, I made a mistake: it is f('b', 1).", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("**Answer:** f('ab', 2)\nCorrection - it is f('b', 1), not the above.", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("The input is f('ab', 2). Wait, no: f('abab', 1).", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2. Oops, 'b', 1 instead.", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2. This is actually because 'ab' repeated 2 times is 'abab'.", ("f('ab', 2)", "")),
+    ("**Answer:** `f('ab', 2)`\n\nLet me recheck: yes, 'ab', 2.", ("f('ab', 2)", "")),
+    ("**Answer:** `f('ab', 2)`\n\nLet me recheck: 'ab', 2 is right.", ("f('ab', 2)", "")),
+    ("Completed:\nassert f('ab', 2) == 'abab'\nActually, I made a mistake: it is f('b', 1).",
+     ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("assert f('ab',\n         2) == 'abab'\nLet me recheck: yes, f('ab', 2).", ("f('ab',\n         2)", "")),
+])
+def test_an_input_taken_back_is_no_answer(generation, read):
+    assert input_read(generation) == read
+
+
+# reply to a document from (the answer, a wrong one), values or, for input prediction, calls -> its status
+TAKEN_BACK = [
+    (lambda right, wrong: f"The answer is {right}.\nActually, I made a mistake: it is {wrong}.", AMBIGUOUS),
+    (lambda right, wrong: f"**Answer:** {right}\nCorrection - it is {wrong}, not the above.", AMBIGUOUS),
+    (lambda right, wrong: f"The answer is {right}. This is actually because the loop runs 2 times.", "passed"),
+    (lambda right, wrong: f"**Answer:** {right}\n\nLet me double-check: every step again. Yes, {right}.", "passed"),
+]
+
+
+@pytest.mark.parametrize("task", ["cruxeval_orig", "cruxeval_input_orig"])
+def test_an_answer_taken_back_fails_through_lm_eval(small_data, task):
+    """Issue 49's replies through lm_eval, each on its own document: the right answer taken back for a wrong
+    one fails, the right answer with honest words after it passes."""
+    ids = [json.loads(line)["id"]
+           for line in (Path(small_data) / "cruxeval.jsonl").read_text().splitlines()[:len(TAKEN_BACK)]]
+    metadata = {"data_dir": small_data, "repeats": 1, "timeout": 3.0, "ids": ids}
+    docs = list(task_manager(metadata).load([task])["tasks"][task].test_docs())
+    assert len(docs) == len(TAKEN_BACK)
+
+    def written(doc: dict) -> str:
+        right, wrong = (stated(task, doc, right) for right in (True, False))
+        said = (lambda answer: answer.call) if task.startswith("cruxeval_input") else (lambda answer: answer.value)
+        return TAKEN_BACK[docs.index(doc)][0](said(right), said(wrong))
+
+    assert _statuses(task, docs, metadata, written) == [status for _, status in TAKEN_BACK]
+
+
 @pytest.mark.parametrize("generation, read", [
     ("<think>The output is 'abab'.</think>", ("", "empty")),  # stated only in the thinking: no answer
     ("<think>\n```python\nassert f('ab', 2) == 'abab'\n```\n</think>\nI am not sure.", ("I am not sure.", "unparseable")),
@@ -242,6 +338,11 @@ def test_hostile_sizes_and_counts_stay_cheap():
     fences = "```\n" * 10_000
     assert output_read(fences)[1] in ("unparseable", "empty")
     assert output_read("The output is " + "(" * 5_000 + "1" + ")" * 5_000)[1] in ("unparseable", "")
+    # a correction followed by places a value may start at, each read up to a bound: past the bound, ambiguous
+    assert output_read("The output is 'abab'. Wait:" + " yes, 'abab'" * 1_500)[1] == AMBIGUOUS
+    assert input_read("The input is 'ab', 2. Wait:" + " yes, f('ab', 2)" * 1_100)[1] == AMBIGUOUS
+    assert output_read("The output is 'abab'. Wait: " + "(" * 15_000)[1] == AMBIGUOUS
+    assert output_read("The output is 'abab'. " + "Wait. " * 3_000) == ("'abab'", "")
     assert time.perf_counter() - started < 20
 
 
@@ -265,7 +366,7 @@ def test_read_answers_are_judged_in_the_sandbox():
     for rules in (2, 3):
         (row,) = score_generations([forms + wrong + ambiguous], [OUTPUT], [SHOWN], "paper", 3.0, "forms",
                                    rules=rules)
-        statuses[rules] = [__import__("json").loads(sample)["status"] for sample in row]
+        statuses[rules] = [json.loads(sample)["status"] for sample in row]
     assert statuses[3][:len(forms)] == ["passed"] * len(forms)
     assert statuses[2][:len(forms)].count("passed") == 4  # the four forms rules 2 read already
     assert "passed" not in statuses[3][len(forms):] and statuses[3][-1] == AMBIGUOUS

@@ -11,7 +11,9 @@ sentence that names it ("The output is X", "**Answer:** X", "So f(x) returns X",
 LaTeX's ``\\boxed{X}``),
 or, before any of those, the reply itself read as the completion of the prompt's last line. Every
 statement must give the same answer; two different ones are ``ambiguous``, never the better of
-them. Numbers in prose are never answers: only these forms are.
+them. Numbers in prose are never answers: only these forms are. An answer that the text after
+it takes back ("Actually, I made a mistake: it returns 0") is no answer either: words of correction
+there, then a value other than the answer, make the reply ``ambiguous``.
 
 The benchmark says how one statement reads (a :class:`Reading`); this module finds the statements.
 """
@@ -19,7 +21,9 @@ The benchmark says how one statement reads (a :class:`Reading`); this module fin
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -73,6 +77,32 @@ _RETURNS = re.compile(
 _BOXED = re.compile(r"\\boxed\{([^\n]*)\}")
 _SENTENCE_END = re.compile(r"[.!?;](?=[ \t]+[A-Z(\[]|[ \t]*$)")
 _WORD_END = re.compile(r"[,;:]?[ \t]+")
+# Words that take back or replace what was said before them. Those that also open honest remarks count
+# only where a clause starts ("Actually, ...", "Instead, ...") or right beside a value ("it actually returns
+# 0", "0 instead"): "this is actually because", "instead of doing arithmetic" never count, nor does checking
+# that keeps the answer ("let me double-check", "verify").
+_VALUE_AHEAD = r"(?=[-+\d'\"\[{(`*]|f\()"
+_VALUE_BEHIND = r"(?<=[\d'\"\]})`*])"
+_CLAUSE_STARTS = (r"(?:^|(?<=[.!?,;:\u2013\u2014-]))[ \t>*_#-]*"
+                  r"(?:actually|wait|hold[ \t]+on|oops|whoops|sorry|nope|no[ \t]+wait|no(?=[ \t]*[,.!:;\u2013\u2014-])"
+                  r"|I[ \t]+mean|rather|instead|(?:update|edit)(?=[ \t]*:))\b")
+_BESIDE_A_VALUE = (rf"(?:\b(?:is|be|returns?|gives?)[ \t]+|'s[ \t]+)?\bactually[ \t]+(?:(?:is|be|returns?|gives?|"
+                   rf"equals?|evaluates[ \t]+to|outputs?)[ \t]+)?{_VALUE_AHEAD}"
+                   rf"|{_VALUE_BEHIND}[ \t]+(?:instead|rather[ \t]+than)\b"
+                   rf"|\b(?:instead[ \t]+of|rather[ \t]+than)[ \t]+{_VALUE_AHEAD}")
+_ANYWHERE = (r"\b(?:mistake[ns]?|mistaken|miscalculat\w*|misread\w*|correction|corrected|correcting|incorrect\w*"
+             r"|wrong|not[ \t]+(?:right|correct)|or[ \t]+rather|scratch[ \t]+that"
+             r"|on[ \t]+(?:second|further)[ \t]+thought|on[ \t]+reflection|let[ \t]+me[ \t]+(?:fix|correct)"
+             r"|my[ \t]+(?:bad|error)|apolog\w*|never[ \t]?mind|disregard\w*|ignore[ \t]+(?:that|this|the[ \t]+above)"
+             r"|I[ \t]+take[ \t]+(?:it|that)[ \t]+back|strike[ \t]+that|not[ \t]+quite|typo|erratum|errata"
+             r"|misspoke|misstat\w*|revised|revision|should[ \t]+have[ \t]+been"
+             r"|re-?(?:check|consider|calculat|comput|evaluat|examin|trac|think|do|visit|run)\w*)\b")
+_CORRECTION = re.compile(rf"{_CLAUSE_STARTS}|{_BESIDE_A_VALUE}|{_ANYWHERE}", re.IGNORECASE | re.MULTILINE)
+# Where a value may start in prose: a number, a string, a bracket, a constant or a call of f (not a
+# quote inside a word: "it's")
+_VALUE_START = re.compile(r"(?<![\w'\"\\])(?:[-+]?\.?\d|[bBrRuU]?['\"]|[\[{(]|(?:True|False|None)\b|f\()")
+_MAX_CORRECTION_VALUES = 64  # places a value may start after a correction; past them the reply is ambiguous
+_PROSE_VALUE_CHARS = 1_000  # of the line from such a place, read for its value (a longer value: its items are read)
 
 
 @dataclass(frozen=True)
@@ -116,30 +146,48 @@ def visible_text(reply: str) -> str | None:
     return "".join(pieces)
 
 
-def _tagged(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, content) of every ``[ANSWER]`` block; text before a closing tag that no opening
-    tag precedes is one too (the prompt ended with the opening tag)."""
+def _tagged(text: str) -> Iterator[tuple[int, int, str, int | None]]:
+    """(start, end, content, where the content starts when no closing tag ends it) of every ``[ANSWER]``
+    block; text before a closing tag that no opening tag precedes is one too (the prompt ended with the
+    opening tag)."""
     first_close, first_open = _CLOSING_TAG.search(text), text.upper().find("[ANSWER]")
     if first_close and (first_open < 0 or first_close.start() < first_open):
-        yield 0, first_close.end(), text[:first_close.start()]
+        yield 0, first_close.end(), text[:first_close.start()], None
     for block in _TAGGED.finditer(text):
-        yield block.start(), block.end(), block.group(1)
+        yield block.start(), block.end(), block.group(1), None if block.end(1) < block.end() else block.start(1)
 
 
-def _fenced(text: str) -> Iterator[tuple[int, int, str]]:
+def _fenced(text: str) -> Iterator[tuple[int, int, str, int | None]]:
+    """(start, end, content, where the content starts when no closing fence ends it) of every fenced block."""
     for block in _FENCED.finditer(text):
-        yield block.start(), block.end(), block.group(1)
+        yield block.start(), block.end(), block.group(1), None if block.end(1) < block.end() else block.start(1)
 
 
-def _asserted(text: str) -> Iterator[tuple[int, str]]:
-    """(start, statement) of every ``assert`` line: it and the lines after it, up to a fence or a tag."""
+def _asserted(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, statement) of every ``assert`` line: it and the lines after it, up to a fence or a tag
+    (``end``: where those lines end; the statement may end before them, :func:`_first_statement_end`)."""
     for line in _ASSERT_LINE.finditer(text):
         lines = []
         for following in text[line.start():].split("\n", _STATEMENT_LINES)[:_STATEMENT_LINES]:
             if lines and _ENDS_BLOCK.search(following):
                 break
             lines.append(_ENDS_BLOCK.split(following, 1)[0] if not lines else following)
-        yield line.start(), "\n".join(lines).strip()
+        spanned = "\n".join(lines)
+        yield line.start(), line.start() + len(spanned), spanned.strip()
+
+
+def _first_statement_end(source: str) -> int:
+    """Where the first complete Python statement of ``source`` ends (its last line's end), so that the
+    prose after an ``assert``, or in a block no tag or fence closes, is not read as part of it; the first
+    line's end when none completes within :data:`_STATEMENT_LINES` lines."""
+    lines = source.split("\n", _STATEMENT_LINES)[:_STATEMENT_LINES]
+    try:
+        for token in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
+            if token.type == tokenize.NEWLINE:
+                return min(len(source), sum(len(line) + 1 for line in lines[:token.end[0]]) - 1)
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return len(lines[0])
 
 
 def _masked(text: str, spans: list[tuple[int, int]]) -> str:
@@ -153,65 +201,136 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join([*pieces, text[position:]])
 
 
-def _value_texts(rest: str) -> Iterator[str]:
-    """What a sentence's value may be, from the text after its naming words: a value in backticks or
-    emphasis; else the text up to each place a sentence ends (a full stop before a capital or the
-    line's end), the whole rest, then the text up to each space or comma after it."""
+def _value_texts(rest: str) -> Iterator[tuple[str, int]]:
+    """What a sentence's value may be, from the text after its naming words, each with where it ends in
+    ``rest``: a value in backticks or emphasis; else the text up to each place a sentence ends (a full
+    stop before a capital or the line's end), the whole rest, then the text up to each space or comma
+    after it."""
+    lead = len(rest) - len(rest.lstrip())
     rest = rest.strip()
     for mark in ("```", "``", "`", "**", "__"):
         if rest.startswith(mark) and len(rest) > len(mark):
             closing = rest.find(mark, len(mark))
             if closing > 0:
-                yield rest[len(mark):closing].strip()
+                yield rest[len(mark):closing].strip(), lead + closing + len(mark)
                 return
     for end in list(_SENTENCE_END.finditer(rest))[:_SENTENCE_CUTS]:
         if rest[end.start()] == "?":  # "The output is 3? No, 4.": a question states no answer
             continue
-        yield rest[:end.start()]
-    yield rest
+        yield rest[:end.start()], lead + end.start()
+    yield rest, lead + len(rest)
     for cut in list(_WORD_END.finditer(rest))[:_SENTENCE_CUTS]:
         if cut.start() > 0:
-            yield rest[:cut.start()]
+            yield rest[:cut.start()], lead + cut.start()
 
 
-def _sentences(text: str, reading: Reading) -> Iterator[tuple[int, Check]]:
-    """(start, read statement) of every sentence that names the answer, outside tags and fences."""
+def _sentences(text: str, reading: Reading) -> Iterator[tuple[int, int, Check]]:
+    """(start, end, read statement) of every sentence that names the answer, outside tags and fences;
+    ``end`` is where its value ends."""
     for named in _NAMED[reading.kind].finditer(text):
-        check = _first_stated(_value_line(text, named.end()), reading, reading.named)
-        if check is not None:
-            yield named.start(), check
+        start, rest = _value_line(text, named.end())
+        if stated := _first_stated(rest, reading, reading.named):
+            yield named.start(), start + stated[1], stated[0]
     for boxed in _BOXED.finditer(text):
-        check = _first_stated(boxed.group(1), reading, reading.named)
-        if check is not None:
-            yield boxed.start(), check
+        if stated := _first_stated(boxed.group(1), reading, reading.named):
+            yield boxed.start(), boxed.end(), stated[0]
     for returns in _RETURNS.finditer(text):
-        check = _first_stated(_value_line(text, returns.end()), reading, partial(reading.returned, returns.group(1)))
-        if check is not None:
-            yield returns.start(), check
+        start, rest = _value_line(text, returns.end())
+        if stated := _first_stated(rest, reading, partial(reading.returned, returns.group(1))):
+            yield returns.start(), start + stated[1], stated[0]
 
 
-def _value_line(text: str, position: int) -> str:
-    """The rest of the line from ``position``; when nothing follows there ("The output is:"), the next
-    line that holds anything, if it comes within :data:`_VALUE_BELOW` lines."""
-    end = text.find("\n", position)
+def _value_line(text: str, position: int) -> tuple[int, str]:
+    """Where it starts, and the rest of the line from ``position``; when nothing follows there ("The
+    output is:"), the next line that holds anything, if it comes within :data:`_VALUE_BELOW` lines."""
+    start, end = position, text.find("\n", position)
     rest = text[position:] if end < 0 else text[position:end]
     for _ in range(_VALUE_BELOW):
         if rest.strip() or end < 0:
             break
         start, end = end + 1, text.find("\n", end + 1)
         rest = text[start:] if end < 0 else text[start:end]
-    return rest
+    return start, rest
 
 
-def _first_stated(rest: str, reading: Reading, statement: Callable[[str], str | None]) -> Check | None:
-    """The first value a sentence's ``rest`` may end at that states an answer; a value joined by ``or``
-    or ``and`` ("3 or 4") hedges between answers and is ambiguous."""
-    for value in _value_texts(rest):
+def _first_stated(rest: str, reading: Reading, statement: Callable[[str], str | None]) -> tuple[Check, int] | None:
+    """The first value a sentence's ``rest`` may end at that states an answer, and where it ends in
+    ``rest``; a value joined by ``or`` or ``and`` ("3 or 4") hedges between answers and is ambiguous."""
+    for value, end in _value_texts(rest):
         text = statement(value) if value and not _a_word(value) else None
         check = reading.read(text) if text else None
         if check is not None and _states(check, reading.unstated):
-            return Check(value, AMBIGUOUS) if _hedged(value) else check
+            return (Check(value, AMBIGUOUS) if _hedged(value) else check), end
     return None
+
+
+def _correction(tail: str, answer: Check, reading: Reading) -> Check | None:
+    """A value other than ``answer`` that ``tail``, the text after the reply's last statement, gives in
+    place of the answer: one from the line where the first word of correction stands onwards (a line, not
+    a sentence: "It is 0. Sorry." takes the answer back, and a value's own full stop, 'x. Y', ends no
+    sentence). None when no such word is there, or every value there is the answer ("Let me recheck:
+    ... yes, 'abab'")."""
+    word = _CORRECTION.search(tail)
+    if word is None:
+        return None
+    scope = re.sub(r"[`*]", " ", tail[tail.rfind("\n", 0, word.start()) + 1:])  # "it is **0**", "it is `0`"
+    position, places = 0, 0
+    for start in _VALUE_START.finditer(scope):
+        if start.start() < position:
+            continue  # inside a value read already
+        if places == _MAX_CORRECTION_VALUES:
+            return Check(scope[:_SHOWN_CHARS], AMBIGUOUS)
+        places += 1
+        rest = scope[start.start():start.start() + _PROSE_VALUE_CHARS].split("\n", 1)[0]
+        stated = _shown_call(rest, reading) or _prose_value(rest, reading)
+        if stated is None:
+            continue
+        if stated[0] is None:  # the call the output is asked of, no answer
+            position = start.start() + stated[1]
+            continue
+        if not reading.same(answer, stated[0]):
+            return stated[0]
+        position = start.start() + stated[1]
+    return None
+
+
+def _shown_call(rest: str, reading: Reading) -> tuple[None, int] | None:
+    """(None, where it ends) when ``rest`` starts with the call an output is asked of ("let me recheck
+    f(2): ..."), which names no answer."""
+    if reading.kind != "output" or not rest.startswith("f("):
+        return None
+    for call, end in sorted(dict.fromkeys(_value_texts(rest)), key=lambda cut: -cut[1]):
+        if reading.returned(call, "None") is not None:
+            return None, end
+    return None
+
+
+def _prose_value(rest: str, reading: Reading) -> tuple[Check, int] | None:
+    """The value prose gives from the start of ``rest``, and where it ends: the longest literal that
+    states an answer ("'ab', 2 is right" gives 'ab', 2; "'ab' * 2" gives 'ab'), else the longest text
+    that states one ("f(3), sorry")."""
+    other, rest = None, rest.rstrip().rstrip(".!?;:,")  # the sentence's stop: "0." reads 0, not 0.0
+    for value, end in sorted(dict.fromkeys(_value_texts(rest)), key=lambda cut: -cut[1]):
+        check = reading.read(reading.named(value)) if value and not _a_word(value) else None
+        if check is not None and _states(check, reading.unstated):
+            if _literal(value):
+                return check, end
+            other = other or (check, end)
+    return other
+
+
+def _literal(text: str) -> bool:
+    """Whether ``text`` is a Python literal, or a call of ``f`` with literal arguments."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "f":
+            for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+                ast.literal_eval(argument)
+        else:
+            ast.literal_eval(node)
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _hedged(value: str) -> bool:
@@ -254,31 +373,50 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
             read_once[statement] = reading.read(statement)
         return read_once[statement]
 
-    blocks = [*_tagged(text), *_fenced(text)]
+    counted = Reading(read, reading.named, reading.returned, reading.same, reading.kind, reading.unstated)
     try:
-        found = [(start, read(_unfenced(content).strip())) for start, _, content in blocks]
-        found += [(start, read(statement)) for start, statement in _asserted(text)]
-        found += _sentences(_masked(text, [(start, end) for start, end, _ in blocks]),
-                            Reading(read, reading.named, reading.returned, reading.same, reading.kind,
-                                    reading.unstated))
+        statements = _statements(text, reading, counted)
+        if isinstance(statements, Check):
+            return statements
+        answer = statements[0][2]
+        if all(reading.same(answer, check) for _, _, check in statements[1:]):
+            corrected = _correction(text[max(end for _, end, _ in statements):], answer, reading)
+            if corrected is None:
+                return answer
+            statements.append((len(text), len(text), corrected))
     except _TooManyStatements:
         return Check(text[:_SHOWN_CHARS], AMBIGUOUS)
+    shown = " | ".join(dict.fromkeys(check.answer for _, _, check in statements))
+    return Check(shown[:_SHOWN_CHARS], AMBIGUOUS)
+
+
+def _statements(text: str, reading: Reading, counted: Reading) -> list[tuple[int, int, Check]] | Check:
+    """(start, end, read statement) of every statement of an answer in ``text``, in order, the reply read
+    as the completion of the prompt's last line first where it states one; when none states one, what
+    the reply is read as. ``counted`` reads with the reply's budget of statements."""
+    blocks = [*_tagged(text), *_fenced(text)]
+    # (start, end, read statement, where the Python its answer is the first statement of starts, if it may end early)
+    found = [(start, end, counted.read(_unfenced(content).strip()), opened)
+             for start, end, content, opened in blocks]
+    found += [(start, end, counted.read(statement), start) for start, end, statement in _asserted(text)]
+    found += [(*sentence, None) for sentence in _sentences(_masked(text, [block[:2] for block in blocks]), counted)]
     found.sort(key=lambda statement: statement[0])
-    statements = [(start, check) for start, check in found if _states(check, reading.unstated)]
+    statements = [(start, end if opened is None else opened + _first_statement_end(text[opened:end]), check)
+                  for start, end, check, opened in found if _states(check, reading.unstated)]
     first_start = statements[0][0] if statements else len(text)
     opening = text[:first_start].strip() if statements else _untagged(text)
     completion = reading.read(_unfenced(opening)) if opening else Check("", EMPTY)
-    if not statements:
-        # No answer stated: the reply read whole, as rules 2 read it, else what a block of it refused.
-        refused = [check for _, check in found if check.status in reading.unstated]
-        return refused[0] if refused and completion.status in (EMPTY, UNPARSEABLE) else completion
+    if statements and _states(completion, reading.unstated):
+        return [(0, first_start, completion), *statements]
+    if statements:
+        return statements
     if _states(completion, reading.unstated):
-        statements.insert(0, (0, completion))
-    answer = statements[0][1]
-    if all(reading.same(answer, check) for _, check in statements[1:]):
-        return answer
-    shown = " | ".join(dict.fromkeys(check.answer for _, check in statements))
-    return Check(shown[:_SHOWN_CHARS], AMBIGUOUS)
+        # the reply read whole, as rules 2 read it, else its first lines: what follows those may take it back
+        found_at = text.find(completion.answer)
+        return [(0, found_at + len(completion.answer) if found_at >= 0 else len(text), completion)]
+    # No answer stated: what a block of the reply refused, else what the reply read whole is.
+    refused = [check for _, _, check, _ in found if check.status in reading.unstated]
+    return refused[0] if refused and completion.status in (EMPTY, UNPARSEABLE) else completion
 
 
 def _unfenced(text: str) -> str:
