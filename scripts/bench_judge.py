@@ -6,7 +6,8 @@ benchmarks' own reference translations, in one run.
 
 The naive way is timed on the first --naive translations only (about one judgement per second).
 Reference values (TransCoder) are computed (or read where an earlier run kept them) before the timed
-run, and reported on their own.
+run, and reported on their own, as is the judge's start (on a fresh machine, or with a fresh $TMPDIR,
+its first-use build).
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ def main() -> None:
     benchmark = BENCHMARKS[args.benchmark]
     items = [(java, doc) for java, doc in benchmark.reference_items(load_benchmark(args.benchmark, args.data_dir))
              if doc["id"] not in skipped]
+    start = time.perf_counter()
     with JavaJudge(workers=args.workers, hidden=data_locations()) as judge:
+        started = time.perf_counter() - start  # on first use, the judge's build (jar, linked runtime, archive)
         workers = len(judge.workers)
         start = time.perf_counter()
         benchmark.judge_replies(items[:4], judge, 10_000)  # start the JVMs
@@ -80,7 +83,8 @@ def main() -> None:
         "naive_judgements": args.naive, "naive_passed": naive_passed, "naive_seconds": round(slow, 2),
         "naive_judgements_per_second": naive_rate and round(naive_rate, 2),
         "speedup": naive_rate and round(ours_rate / naive_rate, 1),
-        "workers": workers, "skipped": sorted(skipped), "preparation_seconds": round(prepared, 2),
+        "workers": workers, "skipped": sorted(skipped), "judge_start_seconds": round(started, 2),
+        "preparation_seconds": round(prepared, 2),
     }))
 
 

@@ -2,6 +2,8 @@
 on the hazards a model reply brings: chatter, broken code, loops forever, System.exit, forks."""
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from textwrap import dedent
@@ -15,7 +17,7 @@ from dynbench_tasks.errors import JdkMissing
 from dynbench_tasks.judge import java_source as js
 from dynbench_tasks.judge.jdk import find_jdk
 from dynbench_tasks.judge.jobs import program_job
-from dynbench_tasks.judge.pool import JavaJudge, _channel_root
+from dynbench_tasks.judge.pool import JavaJudge, JudgeBroken, JudgeWorker, _channel_root
 from dynbench_tasks.locations import data_locations
 
 pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
@@ -347,3 +349,30 @@ def test_a_slow_program_leaves_its_later_tests_to_other_jvms_with_the_same_verdi
     assert executions[0] == 8 and len(executions) > 1
     assert [run.stdout for run in result.runs] == [f"{2 * n}\n".encode() for n in range(1, 9)]
     assert result.left is None
+
+
+def test_a_compiler_that_cannot_compile_anything_stops_the_judge_rather_than_failing_every_answer():
+    worker = JudgeWorker(data_locations(), heap_mb=1)  # a JVM that cannot start: no compiler at all
+    try:
+        with pytest.raises(JudgeBroken, match="no answer can be judged here"):
+            worker.compile([("0", program_job(SUM_TWO, "0", [b"1 2\n"], 2000))])
+    finally:
+        worker.close()
+
+
+def test_a_private_temporary_folder_still_gets_bubblewrap_and_a_working_judge(tmp_path):
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    script = dedent("""
+        from dynbench_tasks.benchmarks import BENCHMARKS
+        from dynbench_tasks.judge.pool import JavaJudge
+        from dynbench_tasks.locations import data_locations
+        import sys
+        doc = {"tests": [{"input": "1 2\\n", "output": "3\\n"}]}
+        with JavaJudge(workers=1, hidden=data_locations()) as judge:
+            print(BENCHMARKS["codenet"].judge_replies([(sys.stdin.read(), doc)], judge, 2000))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], input=SUM_TWO, capture_output=True, text=True,
+                          env=dict(os.environ, TMPDIR=str(private)), timeout=600)
+    assert done.stdout.strip() == "['passed']", done.stderr[-2000:]
+    assert "WITHOUT bubblewrap" not in done.stderr

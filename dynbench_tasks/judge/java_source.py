@@ -13,11 +13,15 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+# Every literal and comment ends where Java ends it or, left open, at the end of its line (a string, a char)
+# or of the text (a text block, a block comment): each match succeeds where it starts, so scanning is linear
+# in the text (an unclosed ``/*`` rescanned to the end from every later ``/*`` was quadratic). What is left
+# open is not Java, and javac rejects it.
 _TOKEN = re.compile(
-    r'(?P<textblock>"""[\s\S]*?""")'
-    r'|(?P<string>"(?:[^"\\\n]|\\.)*")'
-    r"|(?P<char>'(?:[^'\\\n]|\\.)+')"
-    r"|(?P<comment>//[^\n]*|/\*[\s\S]*?\*/)"
+    r'(?P<textblock>"""[\s\S]*?(?:"""|\Z))'
+    r'|(?P<string>"(?:[^"\\\n]|\\.)*"?)'
+    r"|(?P<char>'(?:[^'\\\n]|\\.)*'?)"
+    r"|(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))"
     r"|(?P<ident>[A-Za-z_$][\w$]*)"
     r"|(?P<number>\d[\w.]*)"
     r"|(?P<space>\s+)"
@@ -25,7 +29,9 @@ _TOKEN = re.compile(
 )
 _TYPE_KEYWORDS = {"class", "interface", "enum", "record"}
 _NOT_RETURN_TYPES = {"new", "return", "throw", "else", "case", "yield"}
-_FENCE = re.compile(r"```[ \t]*([\w+#-]*)[^\n]*\n([\s\S]*?)(?:```|\Z)")
+# A fence's first line ends at a newline or the text's end, so a match never fails after scanning a line
+# (a line of many fences was quadratic).
+_FENCE = re.compile(r"```[ \t]*([\w+#-]*)[^\n]*(?:\n|\Z)([\s\S]*?)(?:```|\Z)")
 
 
 class Token(NamedTuple):  # a tuple: the judge tokenizes every source it compiles
@@ -156,10 +162,12 @@ def imports_and_package(code: str, tokens: list[Token]) -> tuple[list[str], tupl
 
 
 def rewrite(code: str, replacements: list[tuple[int, int, str]]) -> str:
-    """Apply non-overlapping (start, end, text) character replacements."""
-    for start, end, text in sorted(replacements, reverse=True):
-        code = code[:start] + text + code[end:]
-    return code
+    """Apply non-overlapping (start, end, text) character replacements (in one pass: a reply may ask for many)."""
+    pieces, done = [], 0
+    for start, end, text in sorted(replacements):
+        pieces += [code[done:start], text]
+        done = end
+    return "".join([*pieces, code[done:]])
 
 
 _QUALIFIER = ["java", ".", "lang", "."]

@@ -42,11 +42,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
 
+from dynbench_tasks.errors import DynbenchError
 from dynbench_tasks.judge.java_source import redirect_exits
 from dynbench_tasks.judge.jdk import JAR, find_jdk, judge_classes, sandbox_mounts
 from dynbench_tasks.judge.runtime_image import runtime_image
 from dynbench_tasks.judge.startup_archive import startup_archive
 from dynbench_tasks.judge.wire import (
+    COMPILER_WORKING_ON,
     READY,
     SECRET_BYTES,
     TAG_BYTES,
@@ -56,7 +58,15 @@ from dynbench_tasks.judge.wire import (
     runner_job,
 )
 from mutators.execution import CLEAN_ENVIRONMENT, UNPRIVILEGED_ID, SandboxUnavailable, WorkerPool
-from mutators.execution.isolation import BUBBLEWRAP, bubblewrap_launch, inside, isolation, sandbox_paths, unprivileged
+from mutators.execution.isolation import (
+    BUBBLEWRAP,
+    bubblewrap_launch,
+    inside,
+    isolation,
+    reachable_temp_folder,
+    sandbox_paths,
+    unprivileged,
+)
 
 COMPILED, COMPILE_ERROR = 0, 1
 RETURNED, THREW, EXITED, TIMED_OUT = 0, 1, 2, 3
@@ -76,6 +86,11 @@ SPARE_JVMS = 1
 # judge's JVMs once every program has had its turn (one slow program must not hold the run's end alone).
 SHARE_AFTER_SECONDS = 2.0
 _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
+# How long javac may spend on one job's source before it is that job's compile error: what a batch of one job
+# was given (slack for a cold compiler on a loaded machine, and 10 s). An honest translation takes well under
+# a second; a few hundred bytes can keep javac busy for minutes (generic calls nested in conditionals, whose
+# overload resolution doubles with each level).
+COMPILE_SECONDS_PER_JOB = _STARTUP_SECONDS + 10.0
 RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
 # Where a runner JVM in bubblewrap finds its reply pipe and flight recorder (_Channel) until it holds both.
 _CHANNEL_INSIDE = "/run/dynbench-channel"
@@ -193,6 +208,10 @@ class _Reader:
         return self.bytes().decode("utf-8", "replace")
 
 
+class JudgeBroken(DynbenchError, RuntimeError):
+    """The judge cannot judge anything on this machine; the message says why."""
+
+
 class _ForgedReply(Exception):
     """A runner's reply that is cut short, too long or fails its authentication."""
 
@@ -254,7 +273,7 @@ class _Jvm:
             process, staging, _ = _start_whitelisted(launch, flags, self.hidden, self.limited, channel=channel,
                                                      stdout=_stdout(main))
             return process, staging
-        workdir = tempfile.mkdtemp(prefix="dynbench-java-")
+        workdir = tempfile.mkdtemp(prefix="dynbench-java-", dir=reachable_temp_folder())
         privileges = {}
         if os.getuid() == 0:
             os.chown(workdir, UNPRIVILEGED_ID, UNPRIVILEGED_ID)
@@ -340,7 +359,7 @@ def _channel_root() -> str:
     """Where channels are made: in memory where the machine has a shared-memory folder (the recorder is
     written at every print), else the temporary folder."""
     shared = "/dev/shm"
-    return shared if os.path.isdir(shared) and os.access(shared, os.W_OK | os.X_OK) else tempfile.gettempdir()
+    return shared if os.path.isdir(shared) and os.access(shared, os.W_OK | os.X_OK) else reachable_temp_folder()
 
 
 def _wait_for_writer(replies: int, process: subprocess.Popen, expired: threading.Event) -> None:
@@ -446,6 +465,42 @@ def _fails_in_whitelist(launches: tuple[_Launch, ...], limited: bool) -> str:
     return ""
 
 
+class _Watchdog:
+    """Calls ``expire`` (once) when its deadline passes, unless cancelled first; the deadline can be reset."""
+
+    def __init__(self, seconds: float, expire: Callable[[], None]) -> None:
+        self._deadline = time.monotonic() + seconds
+        self._expire = expire
+        self._changed = threading.Condition()
+        self._state = "waiting"
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        with self._changed:
+            while self._state == "waiting" and time.monotonic() < self._deadline:
+                self._changed.wait(self._deadline - time.monotonic())
+            if self._state != "waiting":
+                return
+            self._state = "expired"
+        self._expire()
+
+    def reset(self, seconds: float) -> None:
+        """The deadline is now ``seconds`` from now (earlier or later than it was)."""
+        with self._changed:
+            self._deadline = time.monotonic() + seconds
+            self._changed.notify()
+
+    def cancel(self) -> None:
+        with self._changed:
+            if self._state == "waiting":
+                self._state = "cancelled"
+            self._changed.notify()
+
+    def expired(self) -> bool:
+        with self._changed:
+            return self._state == "expired"
+
+
 def _stop(process: subprocess.Popen | None, workdir: str | None) -> None:
     if process is not None and process.poll() is None:
         try:
@@ -471,8 +526,11 @@ class JudgeWorker:
         self.compiler = self.compiler_workdir = None
 
     # ------------------------------------------------------------------ compiling
-    def _compile(self, jobs: Sequence[tuple[str, JavaJob]]) -> dict[str, tuple[int, str, dict[str, bytes]]] | None:
-        """(status, diagnostics, classes) by job key; None if the compiler ended before answering."""
+    def _compile(self, jobs: Sequence[tuple[str, JavaJob]]
+                 ) -> tuple[dict[str, tuple[int, str, dict[str, bytes]]] | None, str | None]:
+        """(status, diagnostics, classes) by job key, or None if the compiler ended before answering; and
+        then the key of the job whose source javac spent over :data:`COMPILE_SECONDS_PER_JOB` on, if one
+        did (the compiler is ended then)."""
         if self.compiler is None or self.compiler.poll() is not None:
             self.close()
             self.compiler, self.compiler_workdir = self.jvm.start(COMPILER)
@@ -482,29 +540,44 @@ class JudgeWorker:
             request.write(pack_string(key) + pack_string(job.package) + struct.pack(">i", len(job.sources)))
             for path, text in job.sources.items():
                 request.write(pack_string(path) + pack_string(redirect_exits(text)))
-        timer = threading.Timer(_STARTUP_SECONDS + 10.0 * len(jobs), self.close)
-        timer.start()
+        working_on, keys = None, {key for key, _ in jobs}
+        watchdog = _Watchdog(_STARTUP_SECONDS + COMPILE_SECONDS_PER_JOB, self.close)
         answers = {}
         try:
             self.compiler.stdin.write(request.getvalue())
             self.compiler.stdin.flush()
             reader = _Reader(self.compiler.stdout)
-            for _ in jobs:
-                key, status, diagnostics = reader.string(), reader.int(), reader.string()
+            while len(answers) < len(jobs):
+                size = reader.int()
+                if size == COMPILER_WORKING_ON:
+                    working_on = reader.string()
+                    if working_on not in keys:
+                        raise ValueError("the compiler names no job of its batch")
+                    watchdog.reset(COMPILE_SECONDS_PER_JOB)
+                    continue
+                key = reader.exactly(size).decode("utf-8", "replace")
+                status, diagnostics = reader.int(), reader.string()
                 classes = {reader.string(): reader.bytes() for _ in range(reader.int())}
                 answers[key] = (status, diagnostics, classes)
         except (EOFError, OSError, ValueError, AttributeError):
             self.close()
-            return None
+            return None, working_on if watchdog.expired() else None
         finally:
-            timer.cancel()
-        return answers
+            watchdog.cancel()
+        return answers, None
 
     def compile(self, jobs: Sequence[tuple[str, JavaJob]]) -> dict[str, tuple[int, str, dict[str, bytes]]]:
-        answers = self._compile(jobs)
+        answers, too_slow = self._compile(jobs)
         if answers is not None:
             return answers
-        if len(jobs) == 1:  # it takes the compiler down on its own: it cannot be compiled
+        if too_slow is not None:  # that job alone fails; the others compile again without it
+            rest = [(key, job) for key, job in jobs if key != too_slow]
+            return {too_slow: (COMPILE_ERROR, f"the compiler spent over {COMPILE_SECONDS_PER_JOB:g} s on this source",
+                               {}), **(self.compile(rest) if rest else {})}
+        if len(jobs) == 1:  # it takes the compiler down on its own: it cannot be compiled, if others can
+            if self._compile([(_DISPATCH, _DISPATCH_JOB)])[0] is None:
+                raise JudgeBroken("the Java compiler ends even on the judge's own source, so no answer can be "
+                                  "judged here; see the warnings above (is the JDK readable by the sandbox user?)")
             return {jobs[0][0]: (COMPILE_ERROR, "the compiler did not survive this source", {})}
         middle = len(jobs) // 2
         return {**self.compile(jobs[:middle]), **self.compile(jobs[middle:])}

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from dynbench_tasks.judge.jdk import run_tool
+from dynbench_tasks.judge.jdk import TOOL_JVM_OPTIONS, run_tool
 
 IMAGE = "runtime"
 _log = logging.getLogger(__name__)
@@ -41,8 +41,9 @@ def runtime_image(java: str, folder: Path, entry: Sequence[str]) -> Path | None:
     try:
         modules = _resolved_modules(java, entry)
         jar = entry[entry.index("-p") + 1]
-        run_tool([str(jlink), "--module-path", f"{jmods}{os.pathsep}{jar}", "--add-modules", ",".join(modules),
-              "--output", str(staging / IMAGE), "--strip-debug", "--no-header-files", "--no-man-pages"])
+        run_tool([str(jlink), *TOOL_JVM_OPTIONS, "--module-path", f"{jmods}{os.pathsep}{jar}",
+                  "--add-modules", ",".join(modules), "--output", str(staging / IMAGE), "--strip-debug",
+                  "--no-header-files", "--no-man-pages"])
         for tool in (staging / IMAGE / "bin").iterdir():  # java alone: the others would only start a JVM too
             if tool.name != "java":
                 tool.unlink()

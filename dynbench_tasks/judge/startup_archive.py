@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from dynbench_tasks.judge.jdk import JAR, run_tool
+from dynbench_tasks.judge.jdk import JAR, TOOL_JVM_OPTIONS, run_tool
 from dynbench_tasks.judge.wire import SECRET_BYTES, runner_request
 
 _TRAINING = Path(__file__).resolve().parent / "java" / "training" / "Training.java"
@@ -51,7 +51,7 @@ def startup_archive(java: str, javac: str, folder: Path, flags: Sequence[str],
 def _make(java: str, javac: str, jar: Path, scratch: Path, flags: list[str], entries: Sequence[Sequence[str]],
           archive: Path) -> None:
     compiled = scratch / "classes"
-    run_tool([javac, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)], seconds=_SECONDS)
+    run_tool([javac, *TOOL_JVM_OPTIONS, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)], seconds=_SECONDS)
     classes = {str(path.relative_to(compiled).with_suffix("")).replace(os.sep, "."): path.read_bytes()
                for path in compiled.rglob("*.class")}
     request = runner_request(os.urandom(SECRET_BYTES), "", "", "training.Training", classes, False, _SECONDS * 1000,

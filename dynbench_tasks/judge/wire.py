@@ -12,6 +12,9 @@ SECRET_BYTES = 32
 TAG_BYTES = 32
 # The runner's first frame (number 0): it holds its reply pipe and flight recorder, and no program code has run.
 READY = b""
+# Where the compiler (``java/dynbench/CompileServer.java``) replies a job's id, it may first say, as often as it
+# turns to another job's source, this number (never a length) and that job's id.
+COMPILER_WORKING_ON = -1
 
 
 def pack(data: bytes) -> bytes:

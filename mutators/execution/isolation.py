@@ -87,6 +87,18 @@ def _reachable_by_others(path: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=1)
+def reachable_temp_folder() -> str:
+    """The temporary folder for what the sandbox user must reach (staging folders, the judge's cache,
+    its scratch folders): ``TMPDIR`` where every folder above it lets others through, else ``/tmp``
+    (a ``TMPDIR`` under a 0700 home would leave bubblewrap and the JVMs nothing to bind or read)."""
+    own = tempfile.gettempdir()
+    for folder in (own, "/tmp", "/var/tmp"):
+        if _reachable_by_others(folder) and os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    return own
+
+
 @dataclass
 class Launch:
     """How to start one sandboxed command: its argv, and a staging folder to remove once it runs."""
@@ -199,7 +211,7 @@ def bubblewrap_launch(argv: Sequence[str], paths: dict[str, str], hidden: Sequen
     as_root = os.getuid() == 0
     binds = [*paths.items(), *((source, destination) for destination, source in (whitelist or {}).items())]
     unreachable = {source for source, _ in binds if as_root and not _reachable_by_others(source)}
-    staging = tempfile.mkdtemp(prefix="dynbench-staging-") if unreachable else None
+    staging = tempfile.mkdtemp(prefix="dynbench-staging-", dir=reachable_temp_folder()) if unreachable else None
     staged: list[tuple[str, str]] = []
     for index, (source, destination) in enumerate(binds):
         bound = source

@@ -19,6 +19,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import com.sun.source.util.JavacTask;
+import com.sun.source.util.TaskEvent;
+import com.sun.source.util.TaskListener;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.FileObject;
@@ -36,10 +39,13 @@ import javax.tools.ToolProvider;
  * program then runs in a fresh JVM of its own ({@link Runner}).
  *
  * <p>Request: job count, then per job: id, source count and (path, text) pairs. Reply per job: id,
- * status (0 compiled, 1 compile error), diagnostics, class count and (binary name, bytes) pairs.
+ * status (0 compiled, 1 compile error), diagnostics, class count and (binary name, bytes) pairs. Before
+ * the replies, while it compiles: {@link #WORKING_ON} and a job's id each time javac turns to another
+ * job's source, so that a source javac spends too long on is known by its job alone (``judge/pool.py``).
  */
 public final class CompileServer {
     static final int COMPILED = 0, COMPILE_ERROR = 1;
+    static final int WORKING_ON = -1;  // never a string's length
 
     public static void main(String[] args) throws IOException {
         DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in)));
@@ -57,7 +63,7 @@ public final class CompileServer {
                 Runtime.getRuntime().halt(0);
                 return;
             }
-            compile(compiler, jobs);
+            compile(compiler, jobs, new Progress(out, jobs));
             for (Job job : jobs) {
                 Wire.writeString(out, job.id);
                 out.writeInt(job.status);
@@ -102,9 +108,13 @@ public final class CompileServer {
         final String text;
 
         Source(Job job, String path, String text) {
-            super(URI.create("mem:///" + path), Kind.SOURCE);
+            super(uri(path), Kind.SOURCE);
             this.job = job;
             this.text = text;
+        }
+
+        static URI uri(String path) {
+            return URI.create("mem:///" + path);
         }
 
         @Override
@@ -113,23 +123,64 @@ public final class CompileServer {
         }
     }
 
+    /** Reports each job javac turns to (parsing, analysing or generating its source). */
+    static final class Progress implements TaskListener {
+        final DataOutputStream out;
+        final Map<URI, Job> jobs = new HashMap<>();  // javac hands listeners its own wrappers of our sources
+        Job reported;
+
+        Progress(DataOutputStream out, List<Job> batch) {
+            this.out = out;
+            for (Job job : batch) {
+                for (String path : job.sources.keySet()) {
+                    jobs.put(Source.uri(path), job);
+                }
+            }
+        }
+
+        @Override
+        public void started(TaskEvent event) {
+            Job job = event.getSourceFile() == null ? null : jobs.get(event.getSourceFile().toUri());
+            if (job == null || job == reported) {
+                return;
+            }
+            reported = job;
+            try {
+                out.writeInt(WORKING_ON);
+                Wire.writeString(out, reported.id);
+                out.flush();
+            } catch (IOException gone) {  // the judge stopped listening: it ends this JVM
+                Runtime.getRuntime().halt(4);
+            }
+        }
+
+        /** The task, reporting: its first source is reported, even where the last task ended with its job. */
+        JavaCompiler.CompilationTask watching(JavaCompiler.CompilationTask task) {
+            reported = null;
+            ((JavacTask) task).addTaskListener(this);
+            return task;
+        }
+    }
+
     /** Each job's sources compiled on their own, so one job cannot fail the others of its batch. */
     static void compileAlone(JavaCompiler compiler, JavaFileManager memory, List<String> options,
-                             List<Source> pending, Map<String, ByteArrayOutputStream> output) {
+                             List<Source> pending, Map<String, ByteArrayOutputStream> output, Progress progress) {
         Map<Job, List<Source>> byJob = new java.util.LinkedHashMap<>();
         for (Source source : pending) {
             byJob.computeIfAbsent(source.job, job -> new ArrayList<>()).add(source);
         }
         for (Map.Entry<Job, List<Source>> entry : byJob.entrySet()) {
             DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-            if (!compiler.getTask(null, memory, diagnostics, options, null, entry.getValue()).call()) {
+            JavaCompiler.CompilationTask task = compiler.getTask(null, memory, diagnostics, options, null,
+                                                                 entry.getValue());
+            if (!progress.watching(task).call()) {
                 entry.getKey().status = COMPILE_ERROR;
                 entry.getKey().diagnostics = diagnostics.getDiagnostics().toString();
             }
         }
     }
 
-    static void compile(JavaCompiler compiler, List<Job> jobs) {
+    static void compile(JavaCompiler compiler, List<Job> jobs, Progress progress) {
         Map<String, ByteArrayOutputStream> output = new HashMap<>();
         StandardJavaFileManager standard = compiler.getStandardFileManager(null, null, StandardCharsets.UTF_8);
         JavaFileManager memory = new ForwardingJavaFileManager<>(standard) {
@@ -158,7 +209,7 @@ public final class CompileServer {
         while (!pending.isEmpty()) {
             output.clear();
             DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-            boolean ok = compiler.getTask(null, memory, diagnostics, options, null, pending).call();
+            boolean ok = progress.watching(compiler.getTask(null, memory, diagnostics, options, null, pending)).call();
             if (ok) {
                 break;
             }
@@ -173,7 +224,7 @@ public final class CompileServer {
                 }
             }
             if (failed.isEmpty()) {  // an error no source owns: find whose, one job at a time
-                compileAlone(compiler, memory, options, pending, output);
+                compileAlone(compiler, memory, options, pending, output, progress);
                 break;
             }
             for (Job job : failed) {
