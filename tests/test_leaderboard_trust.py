@@ -76,34 +76,47 @@ def test_the_same_model_and_seed_twice_in_one_submission_is_reported_and_resolve
     assert list(results.values()) == [[("org/m", 25.0, 1)]] * 2
 
 
+def shared(name: str, folder: str) -> str:
+    from dynbench_tasks.analysis.runs import SHARED_NAME
+
+    return SHARED_NAME.format(model=name, folder=folder)
+
+
+def shared_name_warning(done: subprocess.CompletedProcess, name: str, *folders: str) -> list[str]:
+    return [line for line in warnings_in(done) if line.startswith(f"dynbench leaderboard: warning: {name} is the model "
+                                                                  f"name of runs in {len(folders)} folders")
+            and all(folder in line for folder in folders)]
+
+
 def test_a_submission_under_another_ones_model_name_supersedes_nothing(tmp_path):
-    """Issue 30: a later run under the victim's model name replaced the victim's (a warning alone said so)."""
+    """Issue 30: a later run under the victim's model name replaced the victim's (a warning alone said so).
+    Issue 49: then both were listed apart, unranked; now each folder's row is ranked, labelled with its folder."""
     victim = named(tmp_path / "victim", "org/m", [1, 0, 0, 0])
     impostor = named(tmp_path / "impostor", "org/m", [1, 1, 1, 1], stamp=LATER)
     done = leaderboard(victim, impostor, "--out", str(tmp_path / "site"))
     assert done.returncode == 0, done.stderr[-2000:]
-    rows = board(tmp_path / "site")
-    reason = f"claimed by 2 submissions: {impostor}, {victim}"
-    assert sorted((r["headline"], r["rank"], r["not_ranked"]) for r in rows) == [(25.0, None, reason),
-                                                                                (100.0, None, reason)]
+    assert [(r["model"], r["headline"], r["rank"], r["not_ranked"]) for r in board(tmp_path / "site")] == [
+        (shared("org/m", impostor), 100.0, 1, ""), (shared("org/m", victim), 25.0, 2, "")]
     assert not [line for line in warnings_in(done) if "left out" in line]
+    assert len(shared_name_warning(done, "org/m", impostor, victim)) == 1, warnings_in(done)
     # the control: a maintainer's name is the identity, so the later run of that name is the one used
     done = leaderboard(victim, impostor, "--names", "org/m,org/m", "--out", str(tmp_path / "named"))
-    assert [(r["headline"], r["rank"]) for r in board(tmp_path / "named")] == [(100.0, 1)]
+    assert [(r["model"], r["headline"], r["rank"]) for r in board(tmp_path / "named")] == [("org/m", 100.0, 1)]
+    assert not shared_name_warning(done, "org/m", impostor, victim)
 
 
 def test_a_submission_under_another_ones_model_name_with_another_seed_is_pooled_with_nothing(tmp_path):
     """Issue 49: outside a round, a second RUN_DIR under the victim's model name with another seed was pooled
-    into the victim's row as that model's other seed (its headline 100 became 50). A row is one submitter's."""
+    into the victim's row as that model's other seed (its headline 100 became 50); then both were listed apart,
+    unranked. A row is one submitter's: each folder's stays ranked with its own seeds."""
     victim = named(tmp_path / "victim", "org/m", [1, 1, 1, 1])
     impostor = named(tmp_path / "impostor", "org/m", [0, 0, 0, 0], seed=1, stamp=LATER)
-    reason = f"claimed by 2 submissions: {impostor}, {victim}"
-    for game in ((), ("--seed", "0")):  # outside a round, and in one
-        site = tmp_path / f"site{len(game)}"
-        done = leaderboard(victim, impostor, *game, "--out", str(site))
-        assert done.returncode == 0, done.stderr[-2000:]
-        assert sorted((r["headline"], r["seeds"], r["rank"], r["not_ranked"]) for r in board(site)) == [
-            (0.0, [1], None, reason), (100.0, [0], None, reason)], game
+    site = tmp_path / "site"
+    done = leaderboard(victim, impostor, "--out", str(site))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [(r["model"], r["headline"], r["seeds"], r["rank"]) for r in board(site)] == [
+        (shared("org/m", victim), 100.0, [0], 1), (shared("org/m", impostor), 0.0, [1], 2)]
+    assert len(shared_name_warning(done, "org/m", impostor, victim)) == 1, warnings_in(done)
     # the controls: one submitter's two seeds (one RUN_DIR) are pooled, and so are the runs a maintainer names alike
     mine = tmp_path / "mine"
     named(mine / "seed0", "org/m", [1, 1, 1, 1])
@@ -112,6 +125,18 @@ def test_a_submission_under_another_ones_model_name_with_another_seed_is_pooled_
         done = leaderboard(*folders, "--out", str(tmp_path / "pooled"))
         assert done.returncode == 0, done.stderr[-2000:]
         assert [(r["headline"], r["seeds"], r["rank"]) for r in board(tmp_path / "pooled")] == [(50.0, [0, 1], 1)]
+
+
+def test_a_submitted_name_that_reads_like_anothers_label_is_labelled_again(tmp_path):
+    """A name may itself read like the label a shared name gets: no two folders ever share a row."""
+    victim = named(tmp_path / "victim", "org/m", [1, 1, 1, 1])
+    impostor = named(tmp_path / "impostor", "org/m", [0, 0, 0, 0])
+    mimic = named(tmp_path / "mimic", shared("org/m", victim), [0, 0, 0, 0])
+    done = leaderboard(victim, impostor, mimic, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = board(tmp_path / "site")
+    assert len({r["model"] for r in rows}) == 3 and [r["rank"] for r in rows] == [1, 2, 2]
+    assert rows[0]["model"] == shared(shared("org/m", victim), victim) and rows[0]["headline"] == 100.0
 
 
 # GitHub-flavoured Markdown's extended autolinks, as its spec finds them in text: a scheme's "://", "www." and
@@ -266,3 +291,20 @@ def test_a_round_ranks_no_doctored_run(round_runs, small_data, tmp_path):
     assert ": failed: " in rows["doctored"]["not_ranked"] and "\n" not in rows["doctored"]["not_ranked"]
     apart = (tmp_path / "round" / "leaderboard.md").read_text().split("Not ranked on cruxeval:")[1]
     assert f"| {markdown_cell(rows['doctored']['not_ranked'])} | doctored |" in apart
+
+
+@pytest.mark.slow
+def test_a_run_under_the_victims_name_and_seed_leaves_the_victim_ranked_in_a_round(round_runs, small_data, tmp_path):
+    """Issue 49: in a round, a doctored copy under the victim's model name and seed in another folder listed the
+    victim apart, "claimed by 2 submissions", unranked. Each folder is its own row: the victim keeps rank 1."""
+    victim = round_runs["honest"]
+    impostor = doctored(Path(victim), tmp_path / "impostor")
+    done = leaderboard(victim, impostor, "--out", str(tmp_path / "round"), "--seed", "3", "--data-dir", small_data)
+    assert done.returncode == 0, done.stderr[-2000:]
+    name = json.loads(next(Path(victim).rglob("results_*.json")).read_text())["model_name"]
+    rows = {r["model"]: r for r in board(tmp_path / "round")}
+    mine = rows[shared(name, victim)]
+    assert (mine["rank"], mine["verification"], mine["not_ranked"]) == (1, "verified", "")
+    theirs = rows[shared(name, impostor)]
+    assert theirs["rank"] is None and ": failed: " in theirs["not_ranked"]
+    assert len(shared_name_warning(done, name, victim, impostor)) == 1, warnings_in(done)

@@ -268,13 +268,14 @@ def test_the_leaderboard_gives_each_model_the_verdict_of_its_verified_runs(runs,
     assert "class='recited'" in (out / "index.html").read_text()
 
 
-def test_verify_accepts_a_run_judged_before_the_flags(runs, tmp_path, small_data):
-    """A run made before stale and decoy were recorded (no flags, no such metrics) still verifies."""
+def test_verify_refuses_a_run_whose_flags_were_dropped(runs, tmp_path, small_data):
+    """Issue 49: a reciter's run with its stale and decoy flags and metrics removed everywhere verified, as if
+    made before the flags were recorded; this engine records them, so verify names what the run lacks."""
     import shutil
 
-    legacy = tmp_path / "legacy"
-    shutil.copytree(runs["solver"][0], legacy)
-    for path in legacy.rglob("samples_*.jsonl"):
+    stripped = tmp_path / "stripped"
+    shutil.copytree(runs["reciter"][0], stripped)
+    for path in stripped.rglob("samples_*.jsonl"):
         samples = [json.loads(line) for line in path.read_text().splitlines()]
         for sample in samples:
             sample["filtered_resps"] = [[json.dumps({k: v for k, v in json.loads(item).items()
@@ -284,15 +285,51 @@ def test_verify_accepts_a_run_judged_before_the_flags(runs, tmp_path, small_data
             sample.pop("stale", None)
             sample.pop("decoy", None)
         path.write_text("".join(json.dumps(sample) + "\n" for sample in samples))
-    for path in legacy.rglob("results_*.json"):
+    for path in stripped.rglob("results_*.json"):
         results = json.loads(path.read_text())
         for metrics in results["results"].values():
             for key in [k for k in metrics if k.startswith(("stale", "decoy"))]:
                 del metrics[key]
         path.write_text(json.dumps(results))
-    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(legacy), "--data-dir",
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(stripped), "--data-dir",
                            small_data], capture_output=True, text=True)
-    assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and len(lines) == 2 and all("FAILED" in line for line in lines), done.stdout[-2000:]
+    assert all("its answers lack decoy, stale, which this task (engine " in line for line in lines), lines
+    assert all("metrics lack stale, decoy, which the task produces on this document" in line for line in lines)
+    # the control: the run as it was made verifies (test_verify_recomputes_the_flags), and so does its copy
+    shutil.rmtree(stripped)
+    shutil.copytree(runs["reciter"][0], stripped)
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "verify", str(stripped), "--data-dir",
+                           small_data], capture_output=True, text=True)
+    assert done.returncode == 0 and "FAILED" not in done.stdout, done.stdout[-2000:]
+
+
+def test_a_reciting_run_under_another_folders_model_name_frames_no_one(runs, tmp_path, small_data):
+    """Issue 49: the scripted models share one model name, as a run under a victim's name would; detect and
+    report pooled the reciter's run into the solver's and said the solver recites. Each folder is its own model."""
+    from dynbench_tasks.analysis.runs import SHARED_NAME
+
+    reciter, solver = str(runs["reciter"][0]), str(runs["solver"][0])
+    name = runs["solver"][1]["model_name"]
+    assert runs["reciter"][1]["model_name"] == name  # what makes this the attack
+    done = detect(small_data, solver, reciter, "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    verdicts = {row["model"]: row["verdict"] for row in json.loads(done.stdout)["verdicts"]}
+    assert verdicts == {SHARED_NAME.format(model=name, folder=solver): "not flagged",
+                        SHARED_NAME.format(model=name, folder=reciter): "contaminated"}
+    assert f"warning: {name} is the model name of runs in 2 folders ({solver}, {reciter})" in done.stderr
+    out = tmp_path / "report"
+    done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "report", solver, reciter, "--out", str(out)],
+                          capture_output=True, text=True, env={**os.environ, "DYNBENCH_DATA_DIR": small_data})
+    assert done.returncode == 0, done.stderr[-2000:]
+    section = (out / "report.md").read_text().split("## Recitation", 1)[1]
+    rows = [line for line in section.splitlines() if "| cruxeval |" in line]
+    assert len(rows) == 2 and sum("***contaminated***" in row for row in rows) == 1
+    assert all(("***contaminated***" in row) == ("reciter" in row.split(" | ")[0]) for row in rows), rows
+    # the control: the maintainer's --names says the two folders are one submitter's, and pools them
+    done = detect(small_data, solver, reciter, "--names", "one,one", "--json")
+    assert [row["model"] for row in json.loads(done.stdout)["verdicts"]] == ["one"]
 
 
 def test_input_prediction_flags_the_published_input_where_it_answers_no_more(small_data, tmp_path):

@@ -149,10 +149,12 @@ def test_stats_counts_bleu_and_edit_distance(tmp_path):
 
 
 def test_runs_of_one_model_with_several_seeds_are_pooled(tmp_path):
-    write_run(tmp_path / "s0", "model-a", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_fuv": [1, 0, 0, 0]}, seed=0)
-    write_run(tmp_path / "s1", "model-a", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_fuv": [1, 1, 1, 0]}, seed=1,
+    """One submitter's seeds (one RUN_DIR) pool; another RUN_DIR's runs under the name are another model
+    (test_report_trust.py)."""
+    write_run(tmp_path / "a" / "s0", "model-a", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_fuv": [1, 0, 0, 0]}, seed=0)
+    write_run(tmp_path / "a" / "s1", "model-a", {"cruxeval_orig": [1, 1, 0, 0], "cruxeval_fuv": [1, 1, 1, 0]}, seed=1,
               stamp="2026-11-30T11-00-00.000000")
-    report = Report(load_runs([str(tmp_path / "s0"), str(tmp_path / "s1")]))
+    report = Report(load_runs([str(tmp_path / "a")]))
     fuv = report.run("model-a", "cruxeval", "fuv")
     assert fuv.seeds == [0, 1] and fuv.pass_at_1 == pytest.approx(0.5) and fuv.spread == pytest.approx(0.3535534)
     assert fuv.per_document == {"sample_0": 1.0, "sample_1": 0.5, "sample_2": 0.5, "sample_3": 0.0}

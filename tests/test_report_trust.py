@@ -86,13 +86,20 @@ def test_terminal_lines_carry_no_control_characters_from_file_names(tmp_path):
     assert not any(c in err + out for c in "\x1b\x07")
 
 
-def test_one_model_name_in_two_folders_is_named_not_pooled_in_silence(tmp_path):
+def test_one_model_name_in_two_folders_is_two_models_and_one_line(tmp_path):
+    """Issue 49: a model name in two folders was pooled as one model's runs (a warning said so); each
+    folder's runs are their own model now, labelled with the folder, and one line names both."""
+    from dynbench_tasks.analysis.runs import SHARED_NAME
+
     write_run(tmp_path / "a", "org/m", {"cruxeval_orig": [1, 1, 0], "cruxeval_fuv": [0, 1, 0]})
     write_run(tmp_path / "b", "org/m", {"cruxeval_orig": [0, 0, 0], "cruxeval_fuv": [0, 0, 0]})
     code, _, err = _report(tmp_path / "a", tmp_path / "b", "--out", tmp_path / "out")
     assert code == 0, err
-    warned = [line for line in err.splitlines() if "is in 2 folders" in line]
-    assert len(warned) == 2 and all(str(tmp_path / "a") in line and str(tmp_path / "b") in line for line in warned)
+    warned = [line for line in err.splitlines() if "org/m is the model name of runs in 2 folders" in line]
+    assert len(warned) == 1 and str(tmp_path / "a") in warned[0] and str(tmp_path / "b") in warned[0], err
+    with (tmp_path / "out" / "report.csv").open() as handle:
+        models = {row["model"] for row in csv.DictReader(handle) if row.get("model")}
+    assert {SHARED_NAME.format(model="org/m", folder=tmp_path / f) for f in "ab"} <= models, models
 
 
 def test_a_record_that_is_no_object_ends_no_report_in_a_traceback(tmp_path):

@@ -88,25 +88,32 @@ def test_what_takes_no_part_in_the_score_test_is_said():
                                "models scored (run them on the same problems)"]
 
 
-@pytest.mark.slow
-def test_detect_flags_a_model_whose_memory_only_the_published_text_wakes(tmp_path, small_data):
-    """Six models through real lm_eval on cruxeval_orig and cruxeval_fuv, then ``dynbench detect``: the
-    text-bound memoriser is flagged against the five honest models, no honest model against the other five."""
+@pytest.fixture(scope="module")
+def scripted_models(tmp_path_factory, small_data) -> dict[str, Path]:
+    """Six models through real lm_eval on cruxeval_orig and cruxeval_fuv: five honest, one text-bound."""
     folders = {}
     for name, model_args in {**HONEST, "text-bound": TEXT_BOUND}.items():
-        folders[name] = tmp_path / name
+        folders[name] = tmp_path_factory.mktemp(name)
         subprocess.run([sys.executable, str(HERE / "scripted_cli.py"), "--model", "doc-field", "--model_args",
                         model_args, "--tasks", "cruxeval_orig,cruxeval_fuv", "--confirm_run_unsafe_code",
                         "--log_samples", "--output_path", str(folders[name]),
                         "--metadata", json.dumps({"data_dir": small_data, "repeats": 1})],
                        check=True, capture_output=True, text=True)
+    return folders
 
-    def detect(names: list[str], *options: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect",
-                               *(str(folders[name]) for name in names), "--names", ",".join(names), *options],
-                              capture_output=True, text=True)
 
-    done = detect(list(folders), "--json")
+def detect(folders: list[Path], names: list[str], small_data: str, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "detect", *map(str, folders), "--names",
+                           ",".join(names), "--data-dir", small_data, *options], capture_output=True, text=True)
+
+
+@pytest.mark.slow
+def test_detect_flags_a_model_whose_memory_only_the_published_text_wakes(scripted_models, small_data):
+    """``dynbench detect`` on the six models: the text-bound memoriser is flagged against the five honest models,
+    no honest model against the other five."""
+    names = list(scripted_models)
+    folders = list(scripted_models.values())
+    done = detect(folders, names, small_data, "--json")
     assert done.returncode == 0, done.stderr
     rows = {row["model"]: row for row in json.loads(done.stdout)["score_tests"]}
     assert json.loads(done.stdout)["verdicts"] == []  # no answer-changing task ran: no decoy verdict
@@ -115,9 +122,45 @@ def test_detect_flags_a_model_whose_memory_only_the_published_text_wakes(tmp_pat
     for name in HONEST:
         assert rows[name]["verdict"] == NOT_FLAGGED, rows[name]
         assert len(rows[name]["references"]) == 5
-    assert "text-bound scores above its dynamic score on the published programs" in detect(list(folders)).stdout
-    too_few = detect(list(folders)[1:])
+    assert "left out" not in done.stderr, done.stderr  # every run verified: all take part
+    assert "text-bound scores above its dynamic score on the published programs" in detect(
+        folders, names, small_data).stdout
+    too_few = detect(folders[1:], names[1:], small_data)
     assert too_few.returncode != 0 and "by 6 or more models" in too_few.stderr
+
+
+def fabricated_peer(real: Path, folder: Path, static: float, dynamic: float) -> Path:
+    """What issue 49's attack submitted: a real run's results, each document's logged pass@1 and nothing else
+    (no document, no answer), at the rates chosen."""
+    results_file = next(real.rglob("results_*.json"))
+    results = json.loads(results_file.read_text())
+    folder.mkdir()
+    for task, rate in (("cruxeval_orig", static), ("cruxeval_fuv", dynamic)):
+        results["results"][task]["pass@1,sandbox"] = rate
+        (samples,) = real.rglob(f"samples_{task}_*.jsonl")
+        ids = [json.loads(line)["doc"]["id"] for line in samples.read_text().splitlines()]
+        (folder / samples.name).write_text("".join(json.dumps({"doc_id": index, "doc": {"id": doc_id}, "pass@1": float(
+            index < rate * len(ids))}) + "\n" for index, doc_id in enumerate(ids)))
+    (folder / results_file.name).write_text(json.dumps(results))
+    return folder
+
+
+@pytest.mark.slow
+def test_fabricated_peers_move_no_line(scripted_models, small_data, tmp_path):
+    """Issue 49: six folders of fabricated per-document scores made detect call a real model's orig score
+    inflated. Only runs verify accepts take part; the others are counted and named in one line."""
+    honest = scripted_models["honest-90"]
+    peers = [fabricated_peer(honest, tmp_path / f"peer{i}", 0.1 * i, 0.1 * i + 0.4) for i in range(1, 6)]
+    done = detect([honest, *peers], ["honest-90", *(p.name for p in peers)], small_data)
+    assert "scores above" not in done.stdout and "Traceback" not in done.stderr, done.stdout + done.stderr[-2000:]
+    (line,) = [line for line in done.stderr.splitlines() if "left out" in line]
+    assert "score test on cruxeval: 10 runs left out, dynbench verify does not accept their documents and answers: " \
+        "peer1 cruxeval_orig, peer1 cruxeval_fuv, peer2" in line and "honest-90 cruxeval" not in line, line
+    assert done.returncode == 2  # nothing else to judge
+    # the control: the same real run among the five other real models is tested, and not flagged
+    done = detect(list(scripted_models.values()), list(scripted_models), small_data, "--json")
+    rows = {row["model"]: row for row in json.loads(done.stdout)["score_tests"]}
+    assert rows["honest-90"]["verdict"] == NOT_FLAGGED
 
 
 def test_a_model_tested_both_ways_shares_its_false_alarm_rate_between_the_tests():

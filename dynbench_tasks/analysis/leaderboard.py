@@ -14,8 +14,9 @@ setting it does not name is dynbench's default, its data the bundled copy (or th
 folder). It ranks only runs made with all of it that verify verifies in full (no partial run), and
 may require greedy runs; every other row, and every row without a headline, is listed apart with the
 reason in one line. A row is one submitter's: one RUN_DIR's runs (or, with ``--names``, the runs the
-maintainer gave one name); two RUN_DIRs holding one model name on a benchmark, whatever their seeds, are
-each listed apart, never pooled. Models tied on the headline share a rank. A model is its whole name
+maintainer gave one name); where two RUN_DIRs hold one model name, whatever their seeds, each RUN_DIR's runs
+are a row of their own, ranked as any other and shown as the name and the folder (``runs.SHARED_NAME``),
+never pooled; one warning line names the folders. Models tied on the headline share a rank. A model is its whole name
 (``evilorg/m`` is not ``victimorg/m``).
 ``index.html`` is self-contained (its columns sort with a few lines of plain script); the same
 rows are written as ``leaderboard.json``, ``.csv`` and ``.md``, each escaped for its format: model
@@ -246,33 +247,18 @@ def _temperature_text(runs: list[TaskRun], verdicts: dict[int, TaskVerdict]) -> 
     return text
 
 
-def _claimants(runs: list[TaskRun], named: bool) -> list[str]:
-    """The RUN_DIRs that hold runs of one model name on one benchmark, where more than one does and no
-    maintainer's name (``--names``) says they are one submitter's: a row pools one submitter's seeds, never
-    another's runs under the same name, whatever their seeds."""
-    folders = sorted({r.submission for r in runs})
-    return folders if len(folders) > 1 and not named else []
-
-
-def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], game: Round | None = None,
-                named: bool = False) -> list[Submission]:
+def submissions(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], game: Round | None = None
+                ) -> list[Submission]:
     """The rows to compute: per benchmark and model, its runs; in a round, the runs made with all of
     it apart from the others (one row for each way they differ), and (when the round requires greedy
     runs) a submission with any answer not certified greedy apart. lm-eval's own tasks take no seed:
-    they join every row of their model. ``named``: the model names are the maintainer's (``--names``),
-    so one name is one submitter whichever RUN_DIRs hold its runs; otherwise one RUN_DIR is one submitter."""
+    they join every row of their model. A model is one submitter's: ``load_runs`` labels a name that runs
+    of several RUN_DIRs carry with each one's folder, unless the maintainer's ``--names`` pools them."""
     game = game or Round()
     found = []
     for benchmark in BENCHMARKS:
         for model in dict.fromkeys(r.model for r in runs if r.benchmark == benchmark):
             mine = [r for r in runs if r.model == model and r.benchmark == benchmark]
-            if claimants := _claimants(mine, named):
-                # Nothing says whose the name is: each submission's runs are listed apart, none picked.
-                reason = one_line(f"claimed by {len(claimants)} submissions: {', '.join(claimants)}")
-                for folder in dict.fromkeys(r.submission for r in mine):
-                    found.append(Submission(benchmark, model, [r for r in mine if r.submission == folder and not (
-                        game.fixed and r.variant == BUILTIN)], reason))
-                continue
             builtin = [r for r in mine if r.variant == BUILTIN]
             dynbench = [r for r in mine if r.variant != BUILTIN]
             if not game.fixed:
@@ -378,14 +364,14 @@ def _row(submission: Submission, verdicts: dict[int, TaskVerdict]) -> Row:
 
 def build_rows(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], round_seed: int | None = None,
                require_greedy: bool = False, view: Callable[[Submission], str | None] | None = None,
-               game: Round | None = None, recite: Callable[[Submission], Recitation | None] | None = None,
-               named: bool = False) -> list[Row]:
+               game: Round | None = None, recite: Callable[[Submission], Recitation | None] | None = None
+               ) -> list[Row]:
     """``verdicts``: by ``id`` of each run; ``view`` writes a submission's page and says where;
     ``game``: the round, else one of ``round_seed`` and ``require_greedy`` with dynbench's defaults;
-    ``recite``: a submission's recitation verdict, where its benchmark has one; ``named``: as :func:`submissions`."""
+    ``recite``: a submission's recitation verdict, where its benchmark has one."""
     game = game or Round(round_seed, require_greedy=require_greedy)
     rows = []
-    for submission in submissions(runs, verdicts, game, named):
+    for submission in submissions(runs, verdicts, game):
         row = _row(submission, verdicts)
         row.view = view(submission) if view else None
         if recite and (found := recite(submission)) is not None:
@@ -634,14 +620,13 @@ def _view_page(submission: Submission, folder: Path) -> str | None:
 
 def write_leaderboard(runs: list[TaskRun], verdicts: dict[int, TaskVerdict], folder: Path,
                       round_seed: int | None = None, require_greedy: bool = False, game: Round | None = None,
-                      recite: Callable[[Submission], Recitation | None] | None = None, named: bool = False
+                      recite: Callable[[Submission], Recitation | None] | None = None
                       ) -> tuple[list[Row], list[Path]]:
-    """The site in ``folder``: its rows, and the files written (index.html first); ``named``: as
-    :func:`submissions`."""
+    """The site in ``folder``: its rows, and the files written (index.html first)."""
     folder.mkdir(parents=True, exist_ok=True)
     game = game or Round(round_seed, require_greedy=require_greedy)
     rows = build_rows(runs, verdicts, view=lambda submission: _view_page(submission, folder), game=game,
-                      recite=recite, named=named)
+                      recite=recite)
     (folder / "index.html").write_text(html_page(rows, game=game), encoding="utf-8")
     (folder / "leaderboard.md").write_text(markdown(rows, game=game), encoding="utf-8")
     (folder / "leaderboard.json").write_text(json.dumps([asdict(r) for r in rows], indent=1), encoding="utf-8")

@@ -45,7 +45,8 @@ class TaskRun:
     generation: dict = field(default_factory=dict)  # lm-eval's generation_kwargs as it ran the task
     superseded: list[str] = field(default_factory=list)  # results files of the same model, task and seed it replaced
     submission: str = ""  # the RUN_DIR it was submitted in
-    claimed_by: list[str] = field(default_factory=list)  # the RUN_DIRs that each hold this model, task and seed
+    submitted_model: str = ""  # the name the run came with; ``model`` adds its RUN_DIR where another RUN_DIR's runs
+    # carry that name too (shared_name_lines)
 
     @property
     def provenance(self) -> dict:
@@ -115,12 +116,12 @@ def _object(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _read_samples(path: Path) -> list:
-    """The logged samples, one per line, read within ``submitted``'s bounds (a file or a line past
-    them is a ``DataError``); a line that is not JSON, or nests too deep, is kept as its text for
-    ``dynbench verify`` to name."""
+def _read_samples(path: Path, within: str) -> list:
+    """The logged samples, one per line, read within ``submitted``'s bounds from a regular file in the
+    submission folder ``within`` (a link, a file or a line past them is a ``DataError``); a line that is
+    not JSON, or nests too deep, is kept as its text for ``dynbench verify`` to name."""
     try:
-        opened = open_regular_file(path)
+        opened = open_regular_file(path, within)
     except OSError as error:
         raise DataError(f"{one_line(path)}: not lm-eval's samples ({error.strerror or type(error).__name__})") from None
     if os.fstat(opened.fileno()).st_size > MAX_SAMPLES_BYTES:
@@ -155,13 +156,12 @@ def _document_scores(samples: list) -> dict[str, float]:
 def load_runs(folders: list[str], names: list[str] | None = None, keep_all: bool = False) -> list[TaskRun]:
     """Every dynbench task result under ``folders`` (searched recursively), and lm-eval's own
     ``cruxeval_output``/``cruxeval_input`` results as variant ``builtin``. ``names`` optionally gives
-    each folder's model a display name; otherwise lm-eval's whole model name is used. When a model ran
+    each folder's model a display name; otherwise lm-eval's whole model name is used, with the folder
+    added where runs of several folders carry one name (:func:`_label_shared_names`). When a model ran
     a task several times with one seed in one folder (or under one ``names`` name), the latest result
     (by lm-eval's time stamp, then path) is kept and lists the others in ``superseded``; ``keep_all``
-    keeps every one. Runs with other seeds are kept. Folders never supersede each other's runs: when
-    several claim one model name, task and seed, each keeps its own, naming all of them in
-    ``claimed_by``. A results or samples file that cannot be read is a ``DataError`` with one line per
-    such file."""
+    keeps every one. Runs with other seeds are kept. A results or samples file that cannot be read (a
+    link, no regular file, one outside its folder, past a bound) is a ``DataError`` with one line per such file."""
     found: list[tuple[str, TaskRun]] = []
     unreadable = []
     for position, folder in enumerate(folders):
@@ -173,12 +173,12 @@ def load_runs(folders: list[str], names: list[str] | None = None, keep_all: bool
             raise DataError(f"{one_line(folder)}: no lm-eval results_*.json inside")
         for path in paths:
             try:
-                results = read_json_file(path, "an lm-eval results file")
+                results = read_json_file(path, "an lm-eval results file", within=folder)
                 if not isinstance(results, dict):
                     raise DataError(f"{path}: not an lm-eval results file (no JSON object)")
                 model = names[position] if names and position < len(names) else _model_name(results, path.parent)
-                for run in _task_runs(results, path, model):
-                    run.submission = folder
+                for run in _task_runs(results, path, model, folder):
+                    run.submission, run.submitted_model = folder, model
                     found.append((path.stem.removeprefix("results_"), run))
             except DataError as error:
                 unreadable.append(one_line(error))
@@ -187,29 +187,56 @@ def load_runs(folders: list[str], names: list[str] | None = None, keep_all: bool
     if unreadable:
         raise DataError("\n".join(unreadable) if len(unreadable) == 1 else
                         f"{len(unreadable)} submitted files cannot be read:\n" + "\n".join(unreadable))
+    if not names:
+        _label_shared_names([run for _, run in found])
     if keep_all:
         return [run for _, run in found]
     latest: dict[tuple[str, str, object], tuple[str, TaskRun]] = {}
     for stamp, run in sorted(found, key=lambda item: (item[0], item[1].source)):
-        # A later submission under someone else's model name must not replace their run; a maintainer's
-        # name (--names) is the identity, whichever folder holds the run.
+        # A maintainer's name (--names) is the identity, whichever folder holds the run; without one, a
+        # folder's runs never replace another's (their models are labelled apart).
         key = (run.model, run.task, run.seed, None if names else run.submission)
         if key in latest:
             run.superseded = [*latest[key][1].superseded, latest[key][1].source]
         latest[key] = (stamp, run)
     kept = {id(run) for _, run in latest.values()}
-    runs = [run for _, run in found if id(run) in kept]
-    claims: dict[tuple[str, str, object], list[str]] = {}
-    for run in runs:
-        claims.setdefault((run.model, run.task, run.seed), []).append(run.submission)
-    for run in runs:
-        if len(claimants := claims[(run.model, run.task, run.seed)]) > 1:
-            run.claimed_by = claimants
-    return runs
+    return [run for _, run in found if id(run) in kept]
 
 
-def _task_runs(results: dict, path: Path, model: str) -> list[TaskRun]:
-    """The dynbench tasks (and lm-eval's own comparable tasks) of one results file."""
+SHARED_NAME = "{model} (in {folder})"  # a model name that runs of several RUN_DIRs carry, as each one's row shows it
+
+
+def _label_shared_names(runs: list[TaskRun]) -> None:
+    """A row, a verdict and a score test are one submitter's: where runs of different folders carry one
+    model name, each run's model becomes SHARED_NAME, so that nothing keyed by model pools them, and a name
+    someone else submitted can neither take a submitter's rank nor frame it. Only ``--names`` pools runs
+    of several folders. Repeated until no label is shared, since a submitted name may read like a label."""
+    while True:
+        folders: dict[str, set[str]] = {}
+        for run in runs:
+            folders.setdefault(run.model, set()).add(run.submission)
+        shared = {model for model, found in folders.items() if len(found) > 1}
+        if not shared:
+            return
+        for run in runs:
+            if run.model in shared:
+                run.model = SHARED_NAME.format(model=run.model, folder=run.submission)
+
+
+def shared_name_lines(runs: list[TaskRun]) -> list[str]:
+    """One line for each model name that runs of several folders carry, naming the folders."""
+    folders: dict[str, dict[str, str]] = {}
+    for run in runs:
+        if run.model != run.submitted_model:
+            folders.setdefault(run.submitted_model, {})[run.submission] = run.model
+    return [one_line(f"{name} is the model name of runs in {len(labels)} folders ({', '.join(labels)}): each "
+                     "folder's runs are their own row and verdict, shown as "
+                     f"{SHARED_NAME.format(model=name, folder='FOLDER')}; --names gives one submitter's folders one "
+                     "name") for name, labels in sorted(folders.items())]
+
+
+def _task_runs(results: dict, path: Path, model: str, folder: str) -> list[TaskRun]:
+    """The dynbench tasks (and lm-eval's own comparable tasks) of one results file in the submission ``folder``."""
     stamp = path.stem.removeprefix("results_")
     runs = []
     for task, metrics in _object(results.get("results")).items():
@@ -229,7 +256,7 @@ def _task_runs(results: dict, path: Path, model: str) -> list[TaskRun]:
         samples_file = path.parent / f"samples_{task}_{stamp}.jsonl"
         if samples_file.exists() or samples_file.is_symlink():  # a FIFO or a device is named, not skipped
             run.samples_file = str(samples_file)
-            run.samples = _read_samples(samples_file)
+            run.samples = _read_samples(samples_file, folder)
             run.per_document = _document_scores(run.samples)
         runs.append(run)
     return runs

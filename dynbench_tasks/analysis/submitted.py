@@ -54,11 +54,21 @@ def parse_json(text: str) -> object:
     return value
 
 
-def open_regular_file(path: Path) -> BinaryIO:
+def open_regular_file(path: Path, within: str | Path | None = None) -> BinaryIO:
     """``path`` opened for reading if it is a regular file; ``OSError`` otherwise. A FIFO would block a
     reader for ever and a link to a device (``/dev/zero``) never ends, whatever size ``stat`` reports, so
-    the type is checked on the open file itself (opened without blocking), not on the name."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    the type is checked on the open file itself (opened without blocking), not on the name. A symbolic
+    link is never followed (a submitted link could name any file the maintainer can read, and a message
+    naming a line of it would show that file), nor is a file read whose folder resolves outside ``within``,
+    the submission folder it was found in."""
+    if within is not None and not _inside(Path(path).parent, Path(within)):
+        raise OSError(errno.EXDEV, "outside the submission folder, never read")
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "a symbolic link, not a regular file: never followed") from None
+        raise
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
@@ -68,10 +78,18 @@ def open_regular_file(path: Path) -> BinaryIO:
         raise
 
 
-def read_json_file(path: Path, what: str, max_bytes: int = MAX_RESULTS_BYTES) -> object:
-    """The JSON value in ``path``, or a one-line ``DataError`` naming ``what`` the file should be."""
+def _inside(folder: Path, root: Path) -> bool:
+    """Whether ``folder``, every link resolved, is ``root`` (resolved) or inside it."""
+    resolved, top = os.path.realpath(folder), os.path.realpath(root)
+    return resolved == top or resolved.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def read_json_file(path: Path, what: str, max_bytes: int = MAX_RESULTS_BYTES, within: str | Path | None = None
+                   ) -> object:
+    """The JSON value in ``path`` (a regular file in ``within``, as :func:`open_regular_file` opens it), or a
+    one-line ``DataError`` naming ``what`` the file should be; the message never shows the file's content."""
     try:
-        with open_regular_file(path) as handle:
+        with open_regular_file(path, within) as handle:
             data = handle.read(max_bytes + 1)
         if len(data) > max_bytes:
             raise DataError(f"{path}: larger than {max_bytes // (1024 * 1024)} MiB, not {what}")

@@ -41,6 +41,9 @@ from dynbench_tasks.scoring import RECITATION_METRICS, REJUDGED_RULES, process_r
 VERIFIED, PARTIAL, FAILED, UNVERIFIABLE = "verified", "partial", "failed", "unverifiable"
 # The recorded settings verify rebuilds with; never the data's location or source, which the maintainer chooses.
 _REBUILT_KEYS = ("seed", "chain", "options", "scope", "prompt", "ids", "repeats", "temperature", "timeout", "verify")
+# Runs of this engine record the recitation flags wherever a document has them; the unread share came with
+# judging rules 3 (a rules-2 run of this engine predates it).
+UNREAD_SINCE_RULES = 3
 _SHOWN_LIMIT = 40  # characters of a value read from the run that a message may show
 # Batched greedy decoding is not bit-exact (padding and batch composition change the order of float
 # sums, and a nearly tied token can flip), so an honest temperature-0 run may hold a few documents
@@ -189,7 +192,7 @@ def rebuild_task(run: TaskRun, data_dir: str | None = None, max_timeout: float |
 def run_results(run: TaskRun) -> dict:
     """The lm-eval results file the run was read from (its config, counts and hashes), or {}."""
     try:
-        results = read_json_file(Path(run.source), "an lm-eval results file")
+        results = read_json_file(Path(run.source), "an lm-eval results file", within=run.submission or None)
     except DataError:
         return {}
     return results if isinstance(results, dict) else {}
@@ -332,9 +335,8 @@ def _check_sample(sample: dict, index: int, rebuilt: _Rebuilt) -> list[str]:
     if sample.get("filter") != rebuilt.filter_name:
         problems.append(f"filter {shown(sample.get('filter'))} logged, the task's is {rebuilt.filter_name!r}")
     listed = sample.get("metrics")
-    # A document lists the recitation metrics it earns (a decoy only where it has one; none in a run
-    # judged before they were recorded), and unread since runs record it; _check_scores holds each
-    # listed one against its answers.
+    # A document lists the recitation metrics it earns (a decoy only where it has one) and unread under
+    # the rules that record it, in the task's order; _check_scores says which it must list.
     if not isinstance(listed, list) or listed != [m for m in rebuilt.metrics if m not in (*RECITATION_METRICS, UNREAD)
                                                   or m in listed]:
         problems.append(f"metrics {shown(sample.get('metrics'))} listed, the task's are {rebuilt.metrics}")
@@ -347,9 +349,11 @@ def _check_sample(sample: dict, index: int, rebuilt: _Rebuilt) -> list[str]:
     return [f"{name}: {problem}" for problem in problems]
 
 
-def _check_scores(sample: dict, doc: dict, row: list[str], unread: tuple[str, ...]
+def _check_scores(sample: dict, doc: dict, row: list[str], unread: tuple[str, ...], records_unread: bool
                   ) -> tuple[list[str], dict[str, float]]:
-    """The logged scorer output and metrics of one document against its re-scored answers."""
+    """The logged scorer output and metrics of one document against its re-scored answers: every field and
+    metric the task produces on it (``records_unread``: the run's judging rules record the unread share)
+    must be there, so a run cannot drop the recitation flags detect reads."""
     problems = []
     logged = logged_answers(sample, "filtered_resps") or []
     rescored = [json.loads(item) for item in row]
@@ -359,10 +363,12 @@ def _check_scores(sample: dict, doc: dict, row: list[str], unread: tuple[str, ..
             claimed.append(json.loads(item))
         except (ValueError, RecursionError):
             claimed.append(None)
-    if not any(isinstance(entry, dict) and set(entry) & set(RECITATION_METRICS) for entry in claimed):
-        # Judged before stale answers were recorded (or on a document without them): the rest must agree.
-        rescored = [{key: value for key, value in entry.items() if key not in RECITATION_METRICS} for entry in rescored]
-    if claimed != rescored:
+    produced = sorted({key for entry in rescored for key in RECITATION_METRICS if key in entry})
+    dropped = [key for key in produced if not any(isinstance(entry, dict) and key in entry for entry in claimed)]
+    if dropped:
+        problems.append(f"its answers lack {', '.join(dropped)}, which this task (engine {_engine()}) records on "
+                        "them")
+    elif claimed != rescored:
         statuses = [entry.get("status") if isinstance(entry, dict) else None for entry in claimed]
         here = [entry["status"] for entry in rescored]
         if statuses != here:
@@ -371,11 +377,14 @@ def _check_scores(sample: dict, doc: dict, row: list[str], unread: tuple[str, ..
             problems.append("filtered_resps differ from what scoring its resps gives (same statuses)")
     earned = process_results(doc, [[json.dumps(entry, ensure_ascii=False) for entry in rescored]])
     listed = sample.get("metrics") if isinstance(sample.get("metrics"), list) else []
-    if UNREAD in listed:
+    if UNREAD in listed or records_unread:
         earned[UNREAD] = unread_share([entry["status"] for entry in rescored], unread)
     for metric in RECITATION_METRICS:
         if metric in listed and metric not in earned:
             problems.append(f"{metric} listed, but its answers were not checked against a {metric} answer")
+    unlisted = [metric for metric in earned if metric not in listed]
+    if unlisted:
+        problems.append(f"metrics lack {', '.join(unlisted)}, which the task produces on this document")
     for metric, value in earned.items():
         claim = sample.get(metric)
         if not _is_score(claim):
@@ -383,6 +392,12 @@ def _check_scores(sample: dict, doc: dict, row: list[str], unread: tuple[str, ..
         elif not _close(claim, value):
             problems.append(f"{metric} {claim} claimed, {value:g} earned")
     return [f"{doc['id']}: {problem}" for problem in problems], earned
+
+
+def _engine() -> str:
+    from mutators import ENGINE_VERSION
+
+    return ENGINE_VERSION
 
 
 def _check_aggregates(claimed: Any, earned: dict[str, list[float]], filter_name: str, task,
@@ -538,8 +553,9 @@ def _check_run(run: TaskRun, provenance: dict, task, verdict: TaskVerdict) -> No
     spec = BENCHMARKS[run.benchmark]
     rows = spec.score(generations, docs, task.settings) if docs else []
     earned: dict[str, list[float]] = {}
+    records_unread = UNREAD in rebuilt.metrics and task.settings.judging_rules >= UNREAD_SINCE_RULES
     for sample, doc, row in zip(logged, docs, rows, strict=True):
-        found, metrics = _check_scores(sample, doc, row, spec.unread_statuses)
+        found, metrics = _check_scores(sample, doc, row, spec.unread_statuses, records_unread)
         verdict.problems += found
         for metric, value in metrics.items():
             earned.setdefault(metric, []).append(value)

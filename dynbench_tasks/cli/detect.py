@@ -38,17 +38,17 @@ def add_parsers(commands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dynbench_tasks.analysis.runs import load_runs
+    from dynbench_tasks.analysis.runs import load_runs, shared_name_lines
     from dynbench_tasks.analysis.text import one_line
     from dynbench_tasks.contamination.detect import ALPHA_NOTE, INPUT, findings, rates_without_decoy
-    from dynbench_tasks.contamination.score_test import left_out, score_sentence
+    from dynbench_tasks.contamination.score_test import score_sentence
     from dynbench_tasks.contamination.verdict import sentence
 
     reference = load_runs(args.against) if args.against else None
     runs = load_named_runs(args)
-    found, evidence, scores, unchecked = findings(runs, reference, ", ".join(args.run_dirs),
-                                                  ", ".join(args.against or []), args.data_dir)
-    for line in left_out(runs):
+    found, evidence, scores, unchecked, score_notes = findings(runs, reference, ", ".join(args.run_dirs),
+                                                               ", ".join(args.against or []), args.data_dir)
+    for line in shared_name_lines(runs) + score_notes:
         print(one_line(f"dynbench detect: warning: {line}"), file=sys.stderr)
     rates = rates_without_decoy(evidence)
     if args.json:

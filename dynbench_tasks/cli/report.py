@@ -26,15 +26,13 @@ def add_parsers(commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dynbench_tasks.analysis.report import Report, write_report
+    from dynbench_tasks.analysis.runs import shared_name_lines
     from dynbench_tasks.analysis.text import one_line
     from dynbench_tasks.contamination.report_section import recitation_section
 
     runs = load_named_runs(args)
-    contested = sorted({(r.model, r.task, r.seed, tuple(r.claimed_by)) for r in runs if r.claimed_by})
-    for model, task, seed, folders in contested:
-        print(one_line(f"dynbench report: warning: {model} {task} seed {seed} is in {len(folders)} folders "
-                       f"({', '.join(folders)}): they are pooled like runs of other seeds; --names tells them apart"),
-              file=sys.stderr)
+    for line in shared_name_lines(runs):
+        print(f"dynbench report: warning: {line}", file=sys.stderr)
     report = Report(runs)
     for line in [*report.left_out, *map(one_line, report.unread)]:
         print(f"dynbench report: warning: {line}", file=sys.stderr)

@@ -32,9 +32,12 @@ from typing import TYPE_CHECKING
 from dynbench_tasks.analysis.runs import TaskRun, load_runs
 from dynbench_tasks.analysis.text import one_line
 from dynbench_tasks.contamination.score_test import (
+    DYNAMIC,
     MIN_REFERENCES,
+    STATIC,
     ScorePoint,
     ScoreVerdict,
+    left_out,
     score_points,
     score_verdicts,
 )
@@ -456,13 +459,41 @@ class Finding:
                 "stale_only_rate": stale / max(1, samples), "unjudged_documents": evidence.unreadable}
 
 
+_NAMED_RUNS = 10  # runs a line names
+
+
+def score_test_runs(runs: list[TaskRun], data_dir: str | None = None) -> tuple[list[TaskRun], list[str]]:
+    """The runs the score test may rest on, and a line per benchmark counting and naming the orig and fuv runs
+    it may not. A score test compares a model with the others, so a fabricated peer (a per-document pass@1
+    and nothing behind it) would move the line a real model is measured against: on a benchmark where more
+    than MIN_REFERENCES models would take part, each orig and fuv run takes part only once ``dynbench verify``
+    accepts it over ``data_dir`` (its documents rebuilt, every answer and score recomputed)."""
+    from dynbench_tasks.analysis.verify import PARTIAL, VERIFIED, verify_task
+
+    meant = {benchmark for benchmark, group in score_points(runs).items() if len(group) > MIN_REFERENCES}
+    kept, refused = [], defaultdict(list)
+    for run in runs:
+        takes_part = run.benchmark in meant and run.variant in (STATIC, DYNAMIC) and run.per_document
+        if takes_part and verify_task(run, data_dir).outcome not in (VERIFIED, PARTIAL):
+            refused[run.benchmark].append(f"{run.model} {run.task}")
+        else:
+            kept.append(run)
+    lines = []
+    for benchmark, named in sorted(refused.items()):
+        more = f" and {len(named) - _NAMED_RUNS} more" if len(named) > _NAMED_RUNS else ""
+        lines.append(one_line(f"score test on {benchmark}: {len(named)} runs left out, dynbench verify does not accept "
+                              f"their documents and answers: {', '.join(named[:_NAMED_RUNS])}{more}"))
+    return kept, lines
+
+
 def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where: str = "the runs",
              reference_where: str = "the reference runs", data_dir: str | None = None
-             ) -> tuple[list[Finding], dict[tuple[str, str], Evidence], list[ScoreVerdict], list[Unchecked]]:
+             ) -> tuple[list[Finding], dict[tuple[str, str], Evidence], list[ScoreVerdict], list[Unchecked], list[str]]:
     """Every verdict the runs support (against the decoy; against ``reference`` too where given), the
     evidence per (model, benchmark), each model's scores against the other models' where more than
-    MIN_REFERENCES ran a benchmark's orig and fuv, and the runs (of both) whose documents a rebuild over
-    ``data_dir`` did not confirm, which give no evidence; a DataError where either holds nothing to judge."""
+    MIN_REFERENCES ran a benchmark's orig and fuv with runs verify accepts, the runs (of both) whose
+    documents a rebuild over ``data_dir`` did not confirm, which give no evidence, and the lines saying what
+    takes no part in the score test; a DataError where either holds nothing to judge."""
     from dynbench_tasks.errors import DataError
 
     checked, unchecked = checked_runs(runs, data_dir)
@@ -470,9 +501,11 @@ def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where:
     for run in unchecked:
         if (run.model, run.benchmark) in evidence:
             evidence[(run.model, run.benchmark)].unreadable += run.documents
-    scores = {benchmark: group for benchmark, group in score_points(runs).items() if len(group) > MIN_REFERENCES}
+    scored, score_notes = score_test_runs(runs, data_dir)
+    score_notes += left_out(scored)
+    scores = {benchmark: group for benchmark, group in score_points(scored).items() if len(group) > MIN_REFERENCES}
     if not evidence and not scores and not unchecked:
-        raise DataError(_NOTHING + where + ": run lm_eval with --log_samples")
+        raise DataError("; ".join([_NOTHING + where + ": run lm_eval with --log_samples", *score_notes]))
     base: dict[str, list[Unit]] = {}
     if reference is not None:
         checked, unchecked_reference = checked_runs(reference, data_dir)
@@ -486,7 +519,7 @@ def findings(runs: list[TaskRun], reference: list[TaskRun] | None = None, where:
              for key, verdict in sorted(verdicts(evidence, alpha).items())]
     found += [Finding(*key, verdict, evidence[key], "reference")
               for key, verdict in sorted(against(evidence, base, alpha).items())]
-    return found, evidence, score_verdicts(scores, alpha), unchecked
+    return found, evidence, score_verdicts(scores, alpha), unchecked, score_notes
 
 
 def detect(run_dirs: list[str], against_dirs: list[str] | None = None, data_dir: str | None = None) -> list[dict]:
@@ -495,7 +528,7 @@ def detect(run_dirs: list[str], against_dirs: list[str] | None = None, data_dir:
     every logged document checked against a rebuild and every answer judged again.
     ``from dynbench_tasks.contamination.detect import detect``."""
     reference = load_runs(against_dirs) if against_dirs else None
-    found, _, _, _ = findings(load_runs(run_dirs), reference, ", ".join(run_dirs), ", ".join(against_dirs or []),
+    found, *_ = findings(load_runs(run_dirs), reference, ", ".join(run_dirs), ", ".join(against_dirs or []),
                               data_dir)
     return [finding.row() for finding in found]
 
@@ -511,12 +544,12 @@ def stale_rates(run_dirs: list[str], data_dir: str | None = None) -> list[dict]:
     decoy, the share of samples that wrote the published answer (input prediction: the published input where
     it answers no more; translation: Java that passes the published program's tests instead of the edited
     one's)."""
-    _, evidence, _, _ = findings(load_runs(run_dirs), where=", ".join(run_dirs), data_dir=data_dir)
+    _, evidence, *_ = findings(load_runs(run_dirs), where=", ".join(run_dirs), data_dir=data_dir)
     return [found.rate_row() for found in rates_without_decoy(evidence)]
 
 
 def score_tests(run_dirs: list[str], data_dir: str | None = None) -> list[dict]:
     """``dynbench detect RUN_DIR… --json``'s ``score_tests`` from Python: each model's orig score against the
     one the other models' orig and fuv scores predict from its fuv score (:mod:`.score_test`)."""
-    _, _, scores, _ = findings(load_runs(run_dirs), where=", ".join(run_dirs), data_dir=data_dir)
+    _, _, scores, *_ = findings(load_runs(run_dirs), where=", ".join(run_dirs), data_dir=data_dir)
     return [verdict.row() for verdict in scores]
