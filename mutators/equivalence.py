@@ -4,12 +4,14 @@ Function programs (CRUXEval, TransCoder) are called in one sandboxed child per p
 given input plus perturbed extra inputs (:mod:`mutators.perturb`): the original once for all the
 mutants checked together (one per chain of a group), then each mutant, every one from a fresh
 namespace; return value (``==`` and type), printed text and exception type must agree. Extra
-inputs on which the original fails or times out are dropped, and they get a short time budget: a
-perturbed input that does not finish quickly is one that blew the program up, and waiting out its
-full budget was most of a cold build. Stdin programs (Avatar, CodeNet) run once per test as
-``__main__``, original (once for all its mutants) and mutant in separate children; exit and stdout
-must agree. A disagreement rejects the mutant, with the input that showed it in the reason.
-Mutation is correct by construction; this is the safety net.
+inputs on which the original fails or runs past its step budget are dropped, and that budget is small:
+a perturbed input that does not finish quickly is one that blew the program up, and waiting out a long
+limit was most of a cold build. Their lines are counted (:mod:`mutators.execution.worker`), so every
+machine drops the same ones. Stdin programs (Avatar, CodeNet) run once per test as ``__main__``,
+original (once for all its mutants) and mutant in separate children; exit and stdout must agree. A
+disagreement rejects the mutant, with the input that showed it in the reason. The benchmark's own
+inputs have CPU time limits far above what their programs need; where one stops a run the check says
+so (:mod:`mutators.runaway`). Mutation is correct by construction; this is the safety net.
 """
 
 from __future__ import annotations
@@ -18,21 +20,26 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from mutators import runaway
 from mutators.engine import MutationResult, rename_keywords
 from mutators.execution import Sandbox
+from mutators.execution.limits import COUNTED_SLOWER, wall_seconds
 from mutators.perturb import perturbed_inputs, render_arguments
 from mutators.programs import MUTATED, REJECTED, CallTests, StdinTests, Tests
 
 
 @dataclass
 class CheckSettings:
-    seconds: float = 2.0  # per given call or per script run; the mutant gets three times as long
+    seconds: float = 2.0  # CPU seconds per given call or per script run; the mutant gets three times as long
     seed: int = 0
-    extra_seconds: float = 0.25  # per perturbed extra call, at most ``seconds``
+    # Lines a perturbed extra call of the original may run (the mutant three times as many): the longest
+    # published CRUXEval call runs 625.
+    extra_steps: int = 200_000
+    extra_seconds: float = 0.025  # CPU seconds per extra call, uncounted (counted: COUNTED_SLOWER times as long)
 
     @property
     def extra_budget(self) -> float:
-        return min(self.extra_seconds, self.seconds)
+        return min(COUNTED_SLOWER * self.extra_seconds, self.seconds)
 
 
 def _extra_inputs(tests: CallTests, settings: CheckSettings, code: str) -> list[tuple[tuple, dict]]:
@@ -60,9 +67,9 @@ def _compare_task(plan: _ProgramPlan, mutants: list[_Mutant], settings: CheckSet
     numbers: dict[tuple, int] = {}  # each distinct sequence of inputs, numbered in order of first use
     for mutant in mutants:
         numbers.setdefault(mutant.sequence, len(numbers))
-    sequences = [[[text, settings.seconds if given else settings.extra_budget] for text, given in sequence]
-                 for sequence in numbers]
-    seconds = [settings.seconds + sum(s for _, s in sequence) for sequence in sequences]
+    sequences = [[[text, settings.seconds, None] if given else [text, settings.extra_budget, settings.extra_steps]
+                  for text, given in sequence] for sequence in numbers]
+    seconds = [settings.seconds + sum(s for _, s, _ in sequence) for sequence in sequences]
     budget = sum(seconds) + sum(seconds[numbers[m.sequence]] * 3 for m in mutants) + 5
     return {
         "kind": "compare_calls",
@@ -70,12 +77,12 @@ def _compare_task(plan: _ProgramPlan, mutants: list[_Mutant], settings: CheckSet
             "preamble": plan.tests.preamble,
             "original": plan.code,
             "function": plan.tests.function,
-            "sequences": sequences,  # the inputs in the original's spelling, with seconds for the original
+            "sequences": sequences,  # the inputs in the original's spelling, with the original's seconds and steps
             "mutants": [{"source": m.result.code, "sequence": numbers[m.sequence],
                          "inputs": [spelled for _, spelled, _ in m.inputs]} for m in mutants],
             "seconds": settings.seconds,
         },
-        "limits": {"wall_seconds": budget, "cpu_seconds": int(budget) + 1},
+        "limits": {"wall_seconds": wall_seconds(budget), "cpu_seconds": int(budget) + 1},
     }
 
 
@@ -83,7 +90,7 @@ def _script_task(source: str, stdin: str, seconds: float) -> dict:
     return {
         "kind": "run_script",
         "payload": {"source": source, "stdin": stdin, "seconds": seconds},
-        "limits": {"wall_seconds": seconds + 5, "cpu_seconds": int(seconds) + 2, "nproc": 64},
+        "limits": {"wall_seconds": wall_seconds(seconds), "cpu_seconds": int(seconds) + 2, "nproc": 64},
     }
 
 
@@ -108,7 +115,7 @@ def _judge_calls(mutant: _Mutant, outcome: dict, report: dict | None) -> None:
         _reject(result, report["definition"])
         return
     for (original_text, _, given), entry in zip(inputs, report["inputs"], strict=True):
-        if entry["original"] == "timeout" or (not given and entry["original"] != "return"):
+        if entry["original"] in ("timeout", "over_budget") or (not given and entry["original"] != "return"):
             continue  # an extra input the original cannot run cleanly tells us nothing
         if not entry["agree"]:
             _reject(result, f"differs on input ({original_text}): {entry['why']}")
@@ -236,7 +243,9 @@ def check_equivalence(
             original.append(original_runs[code, stdin])
         script_plans.append(_ScriptPlan(result, tests, original, len(tasks)))
         tasks.extend(_script_task(tests.script(result.code), stdin, settings.seconds * 3) for stdin in tests.inputs)
+    before = runaway.stopped()
     outcomes = sandbox.run(tasks, progress=progress)
+    runaway.note(outcomes[len(programs):])  # the scripts' runs; the programs' as they are judged
     _judge_programs(programs, outcomes, sandbox, settings)
     for plan in script_plans:
         count = len(plan.tests.inputs)
@@ -245,6 +254,7 @@ def check_equivalence(
     for result, checked in twins:
         result.status, result.reason = checked.status, checked.reason
         result.checked_inputs, result.verified_inputs = checked.checked_inputs, checked.verified_inputs
+    runaway.report("the equivalence check", before)
 
 
 def _judge_programs(programs: list[_ProgramPlan], outcomes: list[dict], sandbox: Sandbox,
@@ -258,9 +268,11 @@ def _judge_programs(programs: list[_ProgramPlan], outcomes: list[dict], sandbox:
         if reports is None and len(plan.mutants) > 1:
             alone.extend((plan, mutant) for mutant in plan.mutants)
             continue
+        runaway.note([outcome])
         for mutant, report in zip(plan.mutants, reports or [None] * len(plan.mutants), strict=True):
             _judge_calls(mutant, outcome, report)
     again = sandbox.run([_compare_task(plan, [mutant], settings) for plan, mutant in alone])
+    runaway.note(again)
     for (_, mutant), outcome in zip(alone, again, strict=True):
         reports = _reports(outcome, 1)
         _judge_calls(mutant, outcome, reports[0] if reports else None)

@@ -1,5 +1,7 @@
 """Choosing NewInput's new inputs: candidates run on the original program in the sandbox, judged
-here by the rules of :mod:`mutators.newinput`."""
+here by the rules of :mod:`mutators.newinput`. Every call's lines are counted, and one that runs more
+than ``InputRules.steps`` fails, the same on every machine; its time limit only stops a runaway in C
+(:mod:`mutators.runaway`)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mutators import batched_calls
+from mutators import batched_calls, runaway
 from mutators.engine import MutationResult, rename_keywords
+from mutators.execution.limits import COUNTED_SLOWER, wall_seconds
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newinput import NewInput
 from mutators.perturb import parse_arguments, perturbed_inputs, render_arguments, to_source
@@ -27,10 +30,17 @@ NOT_LITERAL, FAILS, NONDETERMINISTIC, NOT_A_LITERAL_OUTPUT, SAME_OUTPUT, TOO_LAR
 class InputRules:
     candidates: int = 20  # neighbours of the original input
     reshaped: int = 16  # then inputs grown, shrunk, reordered or taken from other problems
-    # CPU seconds per call, a candidate's or a decoy's: one slower than this is no input to reason about by
-    # hand (the slowest published call takes 2 ms; a grown input may take several times as long), and one
-    # that loops for ever costs this much.
-    seconds: float = 0.1
+    # Lines a call may run, a candidate's or a decoy's: one that runs more is no input to reason about by
+    # hand (the longest published call runs 625; a grown input may take several times as many), and one
+    # that loops for ever costs this many.
+    steps: int = 1_000_000
+    # CPU seconds per call, uncounted (a counted call gets COUNTED_SLOWER times as long): a runaway stop. The
+    # slowest CRUXEval candidate that ran within its budget took 20 ms counted (2 busy cores), 25 times less.
+    seconds: float = 0.05
+
+    @property
+    def counted_seconds(self) -> float:
+        return COUNTED_SLOWER * self.seconds
 
 
 class Donors:
@@ -131,13 +141,16 @@ def _as_literals(searches: list[_Search], sandbox, rules: InputRules) -> dict[in
     the same input spelled as literals, where its values are plain data: the input it is evaluated
     to in the sandbox, among the program's names. By ``id`` of the search."""
     computed = [s for s in searches if parse_arguments(s.tests.arguments[0]) is None]
-    tasks = [{"kind": "evaluate", "payload": {"program": s.tests.preamble + "\n" + s.code, "seconds": rules.seconds,
+    seconds = rules.counted_seconds
+    tasks = [{"kind": "evaluate", "payload": {"program": s.tests.preamble + "\n" + s.code, "seconds": seconds,
                                                 "expressions": [f"(lambda *a, **k: (a, k))({s.tests.arguments[0]})"],
-                                                "clock": "cpu"},
-              "limits": {"wall_seconds": 2 * rules.seconds + 5, "cpu_seconds": int(2 * rules.seconds) + 1,
+                                                "clock": "cpu", "steps": rules.steps},
+              "limits": {"wall_seconds": wall_seconds(2 * seconds), "cpu_seconds": int(2 * seconds) + 1,
                          "memory_mb": 1024}} for s in computed]
+    outcomes = sandbox.run(tasks) if tasks else []
+    runaway.note(outcomes)
     spelled = {}
-    for search, outcome in zip(computed, sandbox.run(tasks) if tasks else [], strict=True):
+    for search, outcome in zip(computed, outcomes, strict=True):
         result = outcome.get("result") if outcome.get("status") == "ok" else None
         try:
             args, kwargs = decode(result["values"][0])
@@ -153,32 +166,34 @@ def _call(tests: CallTests, arguments: str) -> str:
     return f"(lambda value: (value, repr(value)))({tests.function}({arguments}))"
 
 
-def _task(code: str, tests: CallTests, candidates: Sequence[str], seconds: float) -> dict:
+def _task(code: str, tests: CallTests, candidates: Sequence[str], rules: InputRules) -> dict:
     """One child that runs the program afresh for each candidate and calls it on that candidate."""
+    budget = len(candidates) * 2 * rules.counted_seconds
     return {"kind": "evaluate_each",
             "payload": {"program": tests.preamble + "\n" + code, "expressions": [_call(tests, c) for c in candidates],
-                        "seconds": seconds, "clock": "cpu"},
-            "limits": {"wall_seconds": len(candidates) * 2 * seconds + 5,
-                       "cpu_seconds": int(len(candidates) * 2 * seconds) + 1, "memory_mb": 1024}}
+                        "seconds": rules.counted_seconds, "clock": "cpu", "steps": rules.steps},
+            "limits": {"wall_seconds": wall_seconds(budget), "cpu_seconds": int(budget) + 1, "memory_mb": 1024}}
 
 
-def _each(sandbox, jobs: list[tuple[_Search, list[str]]], seconds: float) -> list[list[dict]]:
+def _each(sandbox, jobs: list[tuple[_Search, list[str]]], rules: InputRules) -> list[list[dict]]:
     """For each (search, candidates) job, one outcome per candidate, as a child running that candidate
     alone would report it. Jobs whose programs may share children do (:mod:`mutators.batched_calls`);
     the others, and those of a child that did not finish, run one job per child, and the candidates
     of a job whose child did not finish one per child, so no candidate is judged by what another did."""
     shared = [index for index, (search, _) in enumerate(jobs) if batched_calls.shareable(search.code)]
     packs = batched_calls.children(shared)
-    tasks = [batched_calls.task([call for i in pack for call in _program_calls(*jobs[i])], seconds) for pack in packs]
+    tasks = [batched_calls.task([call for i in pack for call in _program_calls(*jobs[i])], rules.counted_seconds,
+                                rules.steps) for pack in packs]
     per_candidate: list[list[dict] | None] = [None] * len(jobs)
     for pack, outcome in zip(packs, sandbox.run(tasks) if tasks else [], strict=True):
         runs = batched_calls.results(outcome, sum(len(jobs[i][1]) for i in pack))
         if runs is not None:
+            runaway.note(runs)
             runs = iter(runs)
             for index in pack:
                 per_candidate[index] = [{"status": "ok", "result": next(runs)} for _ in jobs[index][1]]
     again = [index for index, found in enumerate(per_candidate) if found is None]
-    for index, found in zip(again, _each_apart(sandbox, [jobs[i] for i in again], seconds) if again else [],
+    for index, found in zip(again, _each_apart(sandbox, [jobs[i] for i in again], rules) if again else [],
                             strict=True):
         per_candidate[index] = found
     return per_candidate
@@ -188,12 +203,14 @@ def _program_calls(search: _Search, candidates: list[str]) -> list[tuple[str, st
     return [(search.tests.preamble + "\n" + search.code, _call(search.tests, candidate)) for candidate in candidates]
 
 
-def _each_apart(sandbox, jobs: list[tuple[_Search, list[str]]], seconds: float) -> list[list[dict]]:
+def _each_apart(sandbox, jobs: list[tuple[_Search, list[str]]], rules: InputRules) -> list[list[dict]]:
     """As :func:`_each`, a child for each job, and for each candidate of a job whose child did not finish."""
-    outcomes = sandbox.run([_task(s.code, s.tests, candidates, seconds) for s, candidates in jobs])
+    outcomes = sandbox.run([_task(s.code, s.tests, candidates, rules) for s, candidates in jobs])
     retry = [(index, s, candidate) for index, ((s, candidates), outcome) in enumerate(zip(jobs, outcomes, strict=True))
              if not _finished(outcome, len(candidates)) for candidate in candidates]
-    alone = sandbox.run([_task(s.code, s.tests, [candidate], seconds) for _, s, candidate in retry])
+    alone = sandbox.run([_task(s.code, s.tests, [candidate], rules) for _, s, candidate in retry])
+    runaway.note([outcome for outcome, (_, candidates) in zip(outcomes, jobs, strict=True)
+                  if _finished(outcome, len(candidates))] + alone)
     per_candidate = [_split(outcome) if _finished(outcome, len(candidates)) else []
                      for (_, candidates), outcome in zip(jobs, outcomes, strict=True)]
     for (index, _, _), outcome in zip(retry, alone, strict=True):
@@ -308,7 +325,7 @@ DECOY_CANDIDATES = 64
 def _confirm(hopefuls: list[tuple[_Search, str, str]], second, rules: InputRules) -> None:
     """Choose each (search, candidate, output repr) whose candidate gives the same output under the
     second hash seed."""
-    again = _each(second, [(search, [candidate]) for search, candidate, _ in hopefuls], rules.seconds)
+    again = _each(second, [(search, [candidate]) for search, candidate, _ in hopefuls], rules)
     for (search, candidate, text), (outcome,) in zip(hopefuls, again, strict=True):
         repeated = _value(outcome)
         if not isinstance(repeated, str) and repeated[1] == text:
@@ -330,7 +347,7 @@ def _search(searches: list[_Search], sandboxes, rules: InputRules) -> None:
         if not jobs:
             break
         hopefuls = []
-        for (search, candidates), outcomes in zip(jobs, _each(first, jobs, rules.seconds), strict=True):
+        for (search, candidates), outcomes in zip(jobs, _each(first, jobs, rules), strict=True):
             for candidate, outcome in zip(candidates, outcomes, strict=True):
                 search.tried += 1
                 ran = _value(outcome)
@@ -364,7 +381,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
     input (the same perturbations that changed the published input into the chosen one, drawn from
     the seed), never the published input itself, that qualifies as the chosen one did, cannot be
     guessed from the shown text (:mod:`mutators.shown_guesses`), is not trivial, and differs from the
-    published and the new output, on both hash seeds, each call within ``rules.seconds``. The
+    published and the new output, on both hash seeds, each call within ``rules.steps``. The
     published input and the decoy's input are then both one small change away from the input a model
     is shown, so a model that misreads the shown input, or guesses, lands on either as often; one that
     remembers the published output writes it more often (the verdict of ``dynbench detect``,
@@ -392,7 +409,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
             break
         tried += size
         settled = set()
-        for (search, candidates), outcomes in zip(round_jobs, _each(first, round_jobs, rules.seconds),
+        for (search, candidates), outcomes in zip(round_jobs, _each(first, round_jobs, rules),
                                                    strict=True):
             for candidate, outcome in zip(candidates, outcomes, strict=True):
                 ran = _value(outcome)
@@ -404,7 +421,7 @@ def _find_decoys(searches: list[_Search], sandboxes, seed: int, rules: InputRule
                     break
         jobs = [(search, candidates) for search, candidates in jobs if id(search) not in settled]
     again = _each(second, [(search, [candidate]) for search, candidate, _ in found],
-                  rules.seconds) if found else []
+                  rules) if found else []
     for (search, _, text), (outcome,) in zip(found, again, strict=True):
         repeated = _value(outcome)
         if not isinstance(repeated, str) and repeated[1] == text:
@@ -432,6 +449,7 @@ def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]
         except (ValueError, SyntaxError):
             original_output = object()  # equal to no output
         searches[key] = _Search(code, tests, original_output, output, [])
+    before = runaway.stopped()
     literal = _as_literals([s for s in searches.values() if s.tests.arguments], sandboxes[0], rules)
     for search in searches.values():
         if search.tests.arguments:
@@ -439,6 +457,7 @@ def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]
             search.candidates = _candidates(base, seed, search.code, rules, donors)
     _search(list(searches.values()), sandboxes, rules)
     _find_decoys(list(searches.values()), sandboxes, seed, rules)
+    runaway.report("choosing new inputs", before)
     for key, search in searches.items():
         broken = search.broken.most_common(1)[0][0] if search.broken else NOT_LITERAL
         _chosen[key] = search.chosen or broken

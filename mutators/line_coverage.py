@@ -3,8 +3,10 @@ the program's statements unexecuted on every scored input than the unedited prog
 that no longer runs, a branch that no input takes any more, a statement added where nothing reaches
 it): such an edit makes code dead, and its answers could then be had from less of the program than
 is shown. The counts are compared, not the lines themselves, so an edit that swaps which branch runs
-passes. A program whose traced run does not finish cleanly within ``SLOWER`` times its budget is not
-checked, and an edit that could not be checked is not taken.
+passes. A traced run has the step budget and time limit of the untraced run it repeats (both count
+their lines: :mod:`mutators.execution.worker`), so it finishes where that run did, bar a runaway;
+a program whose traced run does not finish cleanly is not checked, and an edit that could not be
+checked is not taken.
 
 The runs are traced in the sandbox (:mod:`mutators.execution.worker`, a payload's ``trace``); the
 line numbers come back as data and are judged here."""
@@ -14,9 +16,7 @@ from __future__ import annotations
 import ast
 
 from mutators import batched_calls
-
-SLOWER = 10  # tracing every line makes a Python program several times slower
-SCRIPT_FILENAME = "<program>"  # what the worker compiles a stdin script as
+from mutators.execution.limits import wall_seconds
 
 
 def statements(code: str) -> set[int]:
@@ -24,9 +24,9 @@ def statements(code: str) -> set[int]:
     return {node.lineno for node in ast.walk(ast.parse(code)) if isinstance(node, ast.stmt)}
 
 
-def calls_task(source: str, expressions: list[str], seconds: float) -> dict:
+def calls_task(source: str, expressions: list[str], seconds: float, steps: int | None) -> dict:
     """A traced sandbox task making each call of ``source`` (the program after its preamble)."""
-    return batched_calls.task([(source, expression) for expression in expressions], seconds * SLOWER, traced=True)
+    return batched_calls.task([(source, expression) for expression in expressions], seconds, steps, traced=True)
 
 
 def _shift(code: str, source: str) -> int:
@@ -34,18 +34,19 @@ def _shift(code: str, source: str) -> int:
     return source[: len(source) - len(code)].count("\n")
 
 
-def scripts_task(source: str, stdins: list[str], seconds: float, code: str | None = None,
+def scripts_task(source: str, stdins: list[str], seconds: float, steps: int | None, code: str | None = None,
                  allowed: int | None = None) -> dict:
     """A traced sandbox task running the script ``source`` on each of ``stdins``; with ``code`` (the end
     of ``source``) and ``allowed``, one that stops once at most ``allowed`` statements of ``code`` are
     unexecuted (the rest of the tests could only run more of them)."""
-    seconds *= SLOWER
-    payload = {"source": source, "stdins": stdins, "seconds": seconds, "every": True, "trace": SCRIPT_FILENAME}
+    payload = {"source": source, "stdins": stdins, "seconds": seconds, "steps": steps, "every": True, "trace": True,
+               "run_wall_seconds": wall_seconds(seconds)}
     if code is not None and allowed is not None and source.endswith(code):
         shift = _shift(code, source)
         payload["enough"] = {"lines": sorted(line + shift for line in statements(code)), "missing": allowed}
     return {"kind": "run_scripts", "payload": payload,
-            "limits": {"wall_seconds": len(stdins) * (seconds + 3) + 5, "cpu_seconds": int(seconds) + 2, "nproc": 64}}
+            "limits": {"wall_seconds": len(stdins) * wall_seconds(seconds), "cpu_seconds": int(seconds) + 2,
+                       "nproc": 64}}
 
 
 def unexecuted(code: str, source: str, runs: list | None, clean: str, allowed: int | None = None) -> int | None:

@@ -26,7 +26,7 @@ answer): a recalled translation cannot be patched to such answers token by token
 
 A problem may come with stdin inputs derived from its published ones (``Problem.derived``,
 :mod:`mutators.derived_inputs`): before anything else they are run on the unedited program under both
-hash seeds and kept only where it answers them cleanly, within a second, alike, with something (and
+hash seeds and kept only where it answers them cleanly, within a step budget, alike, with something (and
 where the problem's ``prepare`` checks them against a reference, where that agrees); the answers on
 them are the edited program's, as on the published ones.
 
@@ -34,6 +34,13 @@ Where the unedited program fails, or does not give the published answer, on some
 inputs but on no more than half of them, the problem is scored on the others only: on those the
 benchmark is wrong about its own program (its Python and its reference disagree), so an answer
 recomputed there could not be checked. The new answers of the inputs left out are None.
+
+Every run here has its program's lines counted (:mod:`mutators.execution.worker`), and an edit is refused
+as too slow on its count, which every machine makes the same: a CRUXEval call may run ``call_steps``
+lines; a translation problem's (which says its ``seconds``) as many as ``_SLOWER`` times the unedited
+program's on its slowest input, plus ``call_steps`` or ``script_steps``. Time limits only stop runaways
+(work in C that no line counts), far above any budgeted run; where one stops a run, the build says in
+one line that its document may differ on another machine (:mod:`mutators.runaway`).
 """
 
 from __future__ import annotations
@@ -44,8 +51,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mutators import batched_calls, line_coverage
+from mutators import batched_calls, line_coverage, runaway
 from mutators.engine import MutationResult
+from mutators.execution.limits import COUNTED_SLOWER, wall_seconds
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newoutput import Edit, Edits, NewOutput, edits
 from mutators.programs import MUTATED, UNCHANGED, CallTests, StdinTests
@@ -65,11 +73,16 @@ DEAD_CODE, UNTRACED = ("it leaves more of the program unexecuted on every scored
 class OutputRules:
     candidates: int = 24
     structural: int = 8  # structural candidates tried first, where a problem takes them (Problem.translation)
-    # CPU seconds per scored call: an edit that makes a call slow is no small edit. The slowest published
-    # CRUXEval call takes 2 ms; an edit that loops for ever (a loop step edited to 0) costs this much, and
-    # such edits were most of a cold CRUXEval build's work at 0.1 s.
+    # Lines a scored call may run: an edit that makes a call slow is no small edit. The longest published
+    # CRUXEval call runs 625; an edit that loops for ever (a loop step edited to 0) costs this many, and
+    # such edits are most of a cold CRUXEval build's work.
+    call_steps: int = 100_000
+    script_steps: int = 1_000_000  # lines an edited script may run beyond _SLOWER times the unedited program's
+    # CPU seconds per call or stdin run, uncounted (a counted run gets COUNTED_SLOWER times as long): only
+    # a runaway in C reaches them. The slowest CRUXEval edit that ran within its budget took 7.5 ms counted
+    # (2 busy cores), 27 times less than its limit.
     call_seconds: float = 0.02
-    script_seconds: float = 2.0  # per stdin run
+    script_seconds: float = 2.0
 
 
 @dataclass
@@ -91,6 +104,7 @@ class Problem:
     also: str | None = None
     keep_arguments: bool = False
     seconds: float | None = None  # per call or run, where the rules' default is too short for the benchmark
+    steps: int | None = None  # the step budget of an edited program's call or run, set from the unedited one's
     # Run once with every problem that shares it, before anything runs (e.g. to fetch the published
     # answers from elsewhere); then, on the unedited program's values and answers, the reason the
     # problem cannot take new answers, if any.
@@ -167,24 +181,39 @@ def _expressions(problem: Problem) -> list[str]:
     return [_call_expression(tests.function, arguments, problem.keep_arguments) for arguments in _calls(problem)]
 
 
-def _each_task(program: str, expressions: list[str], seconds: float) -> dict:
+def _seconds(problem: Problem, rules: OutputRules) -> float:
+    """The CPU time a counted call or run of the problem may take: a runaway stop."""
+    default = rules.script_seconds if isinstance(problem.tests, StdinTests) else rules.call_seconds
+    return COUNTED_SLOWER * (problem.seconds or default)
+
+
+def _steps(problem: Problem, rules: OutputRules) -> int | None:
+    """The step budget of a call or run of the problem; None (counted, unbudgeted) for a translation
+    problem's unedited program, whose count sets its edits' budget (:func:`_find_baselines`)."""
+    if problem.steps is not None:
+        return problem.steps
+    return None if isinstance(problem.tests, StdinTests) or problem.seconds else rules.call_steps
+
+
+def _each_task(program: str, expressions: list[str], seconds: float, steps: int | None) -> dict:
     budget = len(expressions) * 2 * seconds
     return {"kind": "evaluate_each",
-            "payload": {"program": program, "expressions": expressions, "seconds": seconds, "clock": "cpu"},
-            "limits": {"wall_seconds": budget + 5, "cpu_seconds": int(budget) + 1, "memory_mb": 1024}}
+            "payload": {"program": program, "expressions": expressions, "seconds": seconds, "clock": "cpu",
+                        "steps": steps},
+            "limits": {"wall_seconds": wall_seconds(budget), "cpu_seconds": int(budget) + 1, "memory_mb": 1024}}
 
 
 def _tasks(problem: Problem, code: str, rules: OutputRules, every: bool = False) -> list[dict]:
     """The sandbox tasks that run ``code`` on the problem's inputs: one child for all its calls (each
     from a fresh namespace), or one for its stdin tests (up to the first that fails, unless ``every``)."""
-    tests = problem.tests
+    tests, seconds, steps = problem.tests, _seconds(problem, rules), _steps(problem, rules)
     if isinstance(tests, StdinTests):
-        seconds = problem.seconds or rules.script_seconds
         return [{"kind": "run_scripts", "payload": {"source": tests.script(code), "stdins": problem.inputs,
-                                                   "seconds": seconds, "every": every},
-                 "limits": {"wall_seconds": len(problem.inputs) * (seconds + 3) + 5, "cpu_seconds": int(seconds) + 2,
-                            "nproc": 64}}]
-    return [_each_task(tests.preamble + "\n" + code, _expressions(problem), problem.seconds or rules.call_seconds)]
+                                                   "seconds": seconds, "steps": steps, "every": every,
+                                                   "run_wall_seconds": wall_seconds(seconds)},
+                 "limits": {"wall_seconds": len(problem.inputs) * wall_seconds(seconds),
+                            "cpu_seconds": int(seconds) + 2, "nproc": 64}}]
+    return [_each_task(tests.preamble + "\n" + code, _expressions(problem), seconds, steps)]
 
 
 def _call_values(outcome: dict, count: int) -> list | None:
@@ -223,6 +252,15 @@ def _each_value(problem: Problem, outcomes: list[dict]) -> list | None:
     if isinstance(problem.tests, StdinTests):
         return _printed(outcomes, len(problem.inputs))
     return _call_values(outcomes[0], len(problem.inputs) + (problem.also is not None))
+
+
+def _counted_steps(problem: Problem, outcomes: list[dict], count: int) -> list[int]:
+    """The steps each of the first ``count`` inputs ran in a finished run of the problem's tasks."""
+    if isinstance(problem.tests, StdinTests):
+        runs = _script_runs(outcomes, count)
+    else:
+        runs = outcomes[0]["result"]["results"][:count]
+    return [int(run.get("steps") or 0) for run in runs]
 
 
 def _values(problem: Problem, outcomes: list[dict]) -> list | None:
@@ -274,7 +312,7 @@ class _Search:
     traced: bool = False
 
 
-_SLOWER = 3  # how much slower than the unedited program an edited script may run on its slowest test
+_SLOWER = 3  # how many times the unedited program's steps an edit may take on a translation problem's slowest input
 _ROUNDS = (2, 6)  # candidates tried per round before the rest: most programs settle in the first
 _chosen: dict[tuple, Chosen | str] = {}  # (seed, code, inputs, also, translation, rules) -> the choice, or why none
 
@@ -282,12 +320,10 @@ _chosen: dict[tuple, Chosen | str] = {}  # (seed, code, inputs, also, translatio
 def _traced_tasks(problem: Problem, code: str, rules: OutputRules, allowed: int | None = None) -> list[dict]:
     """As :func:`_tasks`, every run traced (:mod:`mutators.line_coverage`); a script's runs stop once at
     most ``allowed`` of its statements are unexecuted."""
-    tests = problem.tests
+    tests, seconds, steps = problem.tests, _seconds(problem, rules), _steps(problem, rules)
     if isinstance(tests, StdinTests):
-        return [line_coverage.scripts_task(tests.script(code), problem.inputs, problem.seconds or rules.script_seconds,
-                                           code, allowed)]
-    return [line_coverage.calls_task(tests.preamble + "\n" + code, _expressions(problem),
-                                     problem.seconds or rules.call_seconds)]
+        return [line_coverage.scripts_task(tests.script(code), problem.inputs, seconds, steps, code, allowed)]
+    return [line_coverage.calls_task(tests.preamble + "\n" + code, _expressions(problem), seconds, steps)]
 
 
 def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, together: bool = True,
@@ -297,15 +333,14 @@ def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, toge
     per child, so none is judged by what another did. ``every``: a script runs on every test, not
     only up to the first that fails. ``traced``: every run also reports the lines it ran (a script's
     stop once at most the job's ``allowed`` statements are unexecuted)."""
-    by_seconds: dict[float, list[int]] = {}
+    by_limits: dict[tuple[float, int | None], list[int]] = {}
     for index, (problem, _) in enumerate(jobs):
         if together and not isinstance(problem.tests, StdinTests) and batched_calls.shareable(jobs[index][1]):
-            by_seconds.setdefault(problem.seconds or rules.call_seconds, []).append(index)
-    packs = [(seconds, pack) for seconds, indices in by_seconds.items() for pack in batched_calls.children(indices)]
+            by_limits.setdefault((_seconds(problem, rules), _steps(problem, rules)), []).append(index)
+    packs = [(limits, pack) for limits, indices in by_limits.items() for pack in batched_calls.children(indices)]
     tasks = [batched_calls.task([(jobs[i][0].tests.preamble + "\n" + jobs[i][1], expression)
-                                 for i in pack for expression in _expressions(jobs[i][0])],
-                                seconds * line_coverage.SLOWER if traced else seconds, traced)
-             for seconds, pack in packs]
+                                 for i in pack for expression in _expressions(jobs[i][0])], *limits, traced)
+             for limits, pack in packs]
     packed = {index for _, pack in packs for index in pack}
     spans = {}
     for index in (i for i in range(len(jobs)) if i not in packed):
@@ -314,6 +349,7 @@ def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, toge
         spans[index] = (len(tasks), len(made))
         tasks += made
     outcomes = sandbox.run(tasks) if tasks else []
+    runaway.note(outcomes[len(packs):])
     found: dict[int, list[dict]] = {i: outcomes[start : start + size] for i, (start, size) in spans.items()}
     retry = []
     for (_, pack), outcome in zip(packs, outcomes[: len(packs)], strict=True):
@@ -322,6 +358,7 @@ def _outcomes(sandbox, jobs: list[tuple[Problem, str]], rules: OutputRules, toge
         if runs is None:
             retry += pack
             continue
+        runaway.note(runs)
         for index, count in zip(pack, counts, strict=True):
             found[index] = [{"status": "ok", "result": {"outcome": "each", "results": runs[:count]}}]
             runs = runs[count:]
@@ -346,16 +383,19 @@ def answers_of(problem: Problem, sandbox, rules: OutputRules | None = None) -> l
 
 
 def _why_not(problem: Problem, outcomes: list[dict], rules: OutputRules) -> str:
-    """Why the unedited program gave no answers: it ran out of time on a scored input, or failed."""
-    seconds = problem.seconds or (rules.script_seconds if isinstance(problem.tests, StdinTests) else rules.call_seconds)
+    """Why the unedited program gave no answers: it ran past its step budget or out of time on a scored
+    input, or failed."""
     if isinstance(problem.tests, StdinTests):
         runs = _script_runs(outcomes, len(problem.inputs))
     else:
         result = outcomes[0].get("result") if outcomes[0].get("status") == "ok" else None
         runs = result.get("results") if isinstance(result, dict) and isinstance(result.get("results"), list) else []
-    slow = outcomes[0].get("status") == "timeout" or any(isinstance(run, dict) and run.get("outcome") == "timeout"
-                                                          for run in runs)
-    return f"it takes longer than {seconds:g} s on a scored input" if slow else "it fails on a scored input"
+    kinds = {run.get("outcome") for run in runs if isinstance(run, dict)}
+    if "over_budget" in kinds:
+        return f"it runs more than {_steps(problem, rules)} lines on a scored input"
+    if outcomes[0].get("status") == "timeout" or kinds & {"timeout", "program_timeout"}:
+        return f"it takes longer than {_seconds(problem, rules):g} s on a scored input"
+    return "it fails on a scored input"
 
 
 _SHARE_SCORED = 0.5  # at least this share of a problem's inputs must be ones its unedited program gets right
@@ -400,8 +440,9 @@ def _find_baselines(searches: list[_Search], sandbox, rules: OutputRules) -> Non
         complete = each is not None and all(value is not None for value in each[:count])
         answers = _baseline(problem, each) if complete else _why_not(problem, outcomes, rules)
         if isinstance(answers, str) and each is not None:
-            kept = _agreeing(problem, each)
-            if _SHARE_SCORED * count <= len(kept) < count:
+            kept, published = _agreeing(problem, each), count - problem.derived
+            # the share is of the published inputs: a derived one has no published answer to get right
+            if _SHARE_SCORED * published <= sum(index < published for index in kept) and len(kept) < count:
                 problem.narrow(kept)
                 answers = _baseline(problem, [each[index] for index in kept] + each[count:])
         if isinstance(answers, str):
@@ -409,22 +450,22 @@ def _find_baselines(searches: list[_Search], sandbox, rules: OutputRules) -> Non
             search.candidates = []
             continue
         problem.baseline = answers
-        if isinstance(problem.tests, StdinTests):  # an edit that makes a test far slower is no small edit
-            runs = _script_runs(outcomes, count)
-            slowest = max(float(runs[index].get("seconds") or 0) for index, scored in
-                          enumerate(problem.scored or [True] * count) if scored)
-            problem.seconds = min(problem.seconds or rules.script_seconds, _SLOWER * slowest + 1)
+        if _steps(problem, rules) is None:  # an edit that makes it far slower is no small edit
+            counted = _counted_steps(problem, outcomes, count)
+            slack = rules.script_steps if isinstance(problem.tests, StdinTests) else rules.call_steps
+            problem.steps = _SLOWER * max(steps for steps, scored in zip(counted, problem.scored or [True] * count,
+                                                                         strict=True) if scored) + slack
 
 
-_DERIVED_SECONDS = 1.0  # the longest a derived input may make the unedited program run
+_DERIVED_STEPS = 5_000_000  # the most lines a derived input may make the unedited program run
 
 
 def _steady(first: dict | None, second: dict | None) -> bool:
     """Whether two runs of the unedited program on a derived input (under the two hash seeds) exited
-    cleanly, soon, printing the same, and something."""
+    cleanly within ``_DERIVED_STEPS`` (the probe's budget), printing the same, and something."""
     runs = (first, second)
     return all(run is not None and run.get("outcome") == "exit:0" and isinstance(run.get("stdout"), str)
-               and float(run.get("seconds") or 0) <= _DERIVED_SECONDS for run in runs) \
+               for run in runs) \
         and first["stdout"] == second["stdout"] and bool(first["stdout"].strip())
 
 
@@ -433,8 +474,8 @@ def keep_derived(problems: list[Problem], sandboxes, rules: OutputRules | None =
     both ``sandboxes``' hash seeds). Problems with a baseline have been through this already."""
     rules = rules or OutputRules()
     problems = [problem for problem in problems if problem.derived and problem.baseline is None]
-    probes = [replace(problem, inputs=problem.derived_inputs(), published=None, derived=0, prepare=None)
-              for problem in problems]
+    probes = [replace(problem, inputs=problem.derived_inputs(), published=None, derived=0, prepare=None,
+                      steps=_DERIVED_STEPS) for problem in problems]
     if not probes:
         return
     jobs = [(probe, probe.code) for probe in probes]
@@ -619,12 +660,14 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
         if key not in _chosen and key not in searches:
             searches[key] = _Search(replace(problem), _candidates(problem, seed, rules))  # a copy: searches change it
             originals[key] = problem
+    before = runaway.stopped()
     _search_all(list(searches.values()), sandboxes, seed, rules)
     # Derived inputs add tests, never refusals: where no edit qualified on them, one is sought without them.
     again = {key: _Search(_without_derived(originals[key]), search.candidates) for key, search in searches.items()
              if search.chosen is None and originals[key].derived}
     _search_all(list(again.values()), sandboxes, seed, rules)
     searches.update({key: search for key, search in again.items() if search.chosen is not None})
+    runaway.report("choosing new outputs", before)
     for key, search in searches.items():
         broken = search.broken.most_common(1)[0][0] if search.broken else NO_SITES
         _chosen[key] = search.chosen or broken

@@ -1,3 +1,3 @@
 """The engine's version: part of every mutation record and of every cache fingerprint."""
 
-ENGINE_VERSION = "0.6.2"
+ENGINE_VERSION = "0.7.0"

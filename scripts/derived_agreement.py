@@ -55,7 +55,6 @@ def main() -> None:
 
     spec = BENCHMARKS[args.benchmark]
     records = [record for record in load_benchmark(args.benchmark) if spec.judgeable(record) and record.get("java")]
-    judge = shared_java_judge()
     for seed in args.seeds:
         start = time.perf_counter()
         problems = [script_problem(spec.program(record).tests, SimpleNamespace(code=record["python"], seed=seed),
@@ -66,6 +65,7 @@ def main() -> None:
             keep_derived(problems, (first, second))
             pythons = [answers_of(problem, first) for problem in problems]  # what the Python prints
         print(f"seed {seed}: the Python ran; the reference Java runs", file=sys.stderr, flush=True)
+        judge = shared_java_judge()  # once the sandboxes are closed: its JVMs started beside them stalled runs
         for record, problem, python, java in zip(records, problems, pythons,
                                                  _printed(spec, judge, records, problems, args.time_limit_ms),
                                                  strict=True):

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from functools import partial
+from textwrap import dedent
 
 import lm_eval
 import pytest
@@ -24,13 +25,24 @@ def _lines(stdin: str) -> list[list[str]]:
     return [line.split() for line in stdin.split("\n")]
 
 
+def _is_lowered(new: str, stdin: str) -> bool:
+    """Whether ``new`` is ``stdin`` with one whole number lowered, to no less than half of it nor than 2."""
+    changed = [(old, lowered) for old_row, new_row in zip(_lines(stdin), _lines(new), strict=True)
+               for old, lowered in zip(old_row, new_row, strict=True) if old != lowered]
+    if len(changed) != 1 or [len(row) for row in _lines(new)] != [len(row) for row in _lines(stdin)]:
+        return False
+    (old, lowered), = changed
+    return max((int(old) + 1) // 2, 2) <= int(lowered) < int(old)
+
+
 @pytest.mark.parametrize("stdin", ["5\n1 2 3 4 5\n3\n3 4 1\n", "5 3\n1 2 3 4 5\n", "6 4\nYJSNPI\n",
                                    "cabacc\nabc\n", "atcoder\n", "1817181712114\n"])
 def test_a_derived_input_rearranges_a_published_one_and_invents_nothing(stdin):
     derived = derived_stdins([stdin], 0)
     assert 0 < len(derived) <= DERIVED_TESTS and stdin not in derived and len(set(derived)) == len(derived)
-    for new in derived:
-        assert sorted(new) == sorted(stdin)  # the same characters: no value outside the published ones
+    rearranged = [new for new in derived if sorted(new) == sorted(stdin)]  # no value outside the published ones
+    assert rearranged and all(_is_lowered(new, stdin) for new in derived if new not in rearranged)
+    for new in rearranged:
         lines, published = _lines(new), _lines(stdin)
         assert [sorted(row) for row in lines] == [sorted(row) for row in published] or \
             [sorted("".join(row)) for row in lines] == [sorted("".join(row)) for row in published]
@@ -40,22 +52,107 @@ def test_a_derived_input_rearranges_a_published_one_and_invents_nothing(stdin):
 
 
 @pytest.mark.parametrize("stdin", [
-    "a\n", "7\n", "8 3 4\n", "81 27\n", "21:15\n", "123456789\n",  # one value, a pair or a triple, a time, a number
+    "7\n", "8 3 4\n", "81 27\n", "123456789\n",  # one value, a pair or a triple, a number
     "red blue\n5 5\nblue\n",  # a word that names one given before
-    "4 3\n1 2\n2 3\n1 4\n", "3\n1 2 2\n2 3 1\n",  # edges, whatever their first line says
     "3 2\n1 2\n5 6\n-2 8\n",  # pairs: the order of lines is kept
 ])
-def test_what_a_statement_may_constrain_is_kept(stdin):
+def test_what_a_statement_may_constrain_is_not_rearranged(stdin):
+    """Nothing here is rearranged: each derived input is the published one with one value lowered."""
+    derived = derived_stdins([stdin], 0)
+    assert derived and derived == derived_stdins([stdin], 0) and all(_is_lowered(new, stdin) for new in derived)
+
+
+@pytest.mark.parametrize("published, lowered", [
+    ("""\
+        5 5
+        """, ["""\
+        3 5
+        """, """\
+        4 5
+        """, """\
+        5 3
+        """, """\
+        5 4
+        """]),
+    # what may count or index the 3 lines of 3 stays; the 9 and the weight 4 are lowered, to half at least
+    ("""\
+        3 9
+        1 2 4
+        2 3 2
+        1 3 1
+        """, ["""\
+        3 5
+        1 2 4
+        2 3 2
+        1 3 1
+        """, """\
+        3 6
+        1 2 4
+        2 3 2
+        1 3 1
+        """, """\
+        3 7
+        1 2 4
+        2 3 2
+        1 3 1
+        """, """\
+        3 8
+        1 2 4
+        2 3 2
+        1 3 1
+        """, """\
+        3 9
+        1 2 2
+        2 3 2
+        1 3 1
+        """, """\
+        3 9
+        1 2 3
+        2 3 2
+        1 3 1
+        """]),
+])
+def test_where_nothing_is_rearranged_one_value_is_lowered(published, lowered):
+    derived = derived_stdins([dedent(published)], 0)
+    assert len(derived) == DERIVED_TESTS and set(derived) <= {dedent(text) for text in lowered}
+
+
+@pytest.mark.parametrize("stdin", [
+    "a\n", "A B\n", "1\n", "0 1\n", "-13 -3\n", "2.5 1.10\n", "007\n", "21:15\n",  # nothing whole above 1
+    "2 2\n", "2 3\n..#\n###\n", "3 3\n...\n...\n...\n",  # a grid's sizes: its lines and their lengths
+    "4 3\n1 2\n2 3\n1 4\n", "3\n1 2 2\n2 3 1\n",  # edges: no node above the counts the input shows
+    "4\n1\n3\n2\n4\n",  # a permutation: no value above its length
+    "2\n11\n", "10010010\n",  # a digit string of the length given before; a string of bits
+])
+def test_sizes_indices_signs_fractions_and_small_numbers_are_never_lowered(stdin):
     assert derived_stdins([stdin], 0) == []
 
 
 def test_only_the_array_a_count_announces_is_shuffled():
     assert derived_stdins([], 0) == []
-    for new in derived_stdins(["3\n1 2 3\n2\n5 6\n9 9 9\n"], 0):
+    published = "3\n1 2 3\n2\n5 6\n9 9 9\n"
+    derived = derived_stdins([published], 0)
+    rearranged = [new for new in derived if sorted(new) == sorted(published)]
+    assert rearranged and all(_is_lowered(new, published) for new in derived if new not in rearranged)
+    for new in rearranged:
         rows = new.split("\n")
         assert rows[0] == "3" and rows[2] == "2" and rows[4] == "9 9 9" and sorted(rows[1].split()) == ["1", "2", "3"]
     # A shuffle that leaves the tokens where they were (spacing aside) is no new input.
     assert all(new.split() != ["5", "3", "1", "2", "3", "4", "5"] for new in derived_stdins(["5 3\n1  2 3 4 5\n"], 0))
+
+
+def test_half_are_rearranged_half_lowered_and_either_rule_makes_up_for_the_other():
+    # A program that sorts the array answers every rearrangement of it alike: two values are lowered.
+    derived = derived_stdins(["3 3\n2 13 8\n"], 0)
+    assert len(derived) == DERIVED_TESTS
+    assert [sorted(new) == sorted("3 3\n2 13 8\n") for new in derived] == [True, True, False, False]
+    assert all(_is_lowered(new, "3 3\n2 13 8\n") for new in derived[2:])
+    # nothing above the counts (5 lines, 5 tokens) to lower: all four rearranged
+    assert all(sorted(new.split()) == ["1", "2", "3", "4", "5", "5"] for new in derived_stdins(["5\n1 2 3 4 5\n"], 0))
+    # a string of ten digits or more is rearranged, never lowered, nor is its length
+    assert all(sorted(new) == sorted("10\n2311312312\n") for new in derived_stdins(["10\n2311312312\n"], 0))
+    # two numbers are no array to rearrange: the 7 is lowered, the count and the 1 stay
+    assert sorted(derived_stdins(["2\n7 1\n"], 0)) == ["2\n4 1\n", "2\n5 1\n", "2\n6 1\n"]
 
 
 def _printed(code: str, stdin: str) -> str:
@@ -116,13 +213,14 @@ def test_edits_that_together_give_back_the_unedited_programs_answers_change_noth
 
 
 def test_derived_inputs_never_cost_a_program_its_edit(seeded_sandboxes):
-    # The least number does not depend on the order: on the shuffled arrays every edit answers as on the
-    # published one (the same answer on every test, refused), so the edit is sought on the published test.
+    # The least number does not depend on the order: on the shuffled arrays (no number above the count 3,
+    # none lowered) every edit answers as on the published one (the same answer on every test, refused), so
+    # the edit is sought on the published test.
     code = "n = int(input())\nxs = list(map(int, input().split()))\nprint(min(xs) + 1)\n"
-    result, tests = _codenet_document(code, "3\n2 5 9\n", seeded_sandboxes)
-    assert derived_stdins(["3\n2 5 9\n"], 0)
+    result, tests = _codenet_document(code, "3\n1 3 2\n", seeded_sandboxes)
+    assert derived_stdins(["3\n1 3 2\n"], 0)
     assert result.status == MUTATED and result.derived_inputs == [] and len(tests) == 1
-    assert tests[0]["output"] == _printed(result.code, "3\n2 5 9\n") != "3\n"
+    assert tests[0]["output"] == _printed(result.code, "3\n1 3 2\n") != "2\n"
 
 
 SUM_OF_ENDS_JAVA = """import java.util.*;
@@ -145,7 +243,8 @@ def test_where_the_benchmark_has_its_own_java_a_derived_input_it_disagrees_on_is
     result, tests = _codenet_document(code, "3\n1 5 9\n", seeded_sandboxes, benchmark="avatar",
                                       java=SUM_OF_ENDS_JAVA)
     candidates = derived_stdins(["3\n1 5 9\n"], 0)
-    agreeing = [stdin for stdin in candidates if {stdin.split()[1], stdin.split()[-1]} == {"1", "9"}]
+    arrays = [list(map(int, stdin.split()[1:])) for stdin in candidates]
+    agreeing = [stdin for stdin, xs in zip(candidates, arrays, strict=True) if xs[0] + xs[-1] == min(xs) + max(xs)]
     assert 0 < len(agreeing) < len(candidates)
     assert result.status == MUTATED and result.derived_inputs == agreeing
     assert [test["input"] for test in tests if test.get("derived")] == agreeing
@@ -204,9 +303,9 @@ def _lookup_table_java(doc: dict) -> str:
 @pytest.mark.slow
 def test_a_lookup_table_of_the_published_inputs_passes_no_document_with_a_derived_test(tmp_path, data_dir):
     """Issue 49: a CodeNet Java that is a lookup table of the published test inputs passed codenet_fuvo
-    documents. It passes none that has a derived test; the documents without one (no line of their published
-    input is one derived_inputs rearranges, or none of the derived inputs was kept: scripts/derived_coverage.py
-    counts them) are what it still passes."""
+    documents (the red team's s199418121, s537584449 and s043545989). It passes none that has a derived test;
+    the documents without one (nothing in their published input is one derived_inputs rearranges or lowers,
+    or none of the derived inputs was kept: scripts/derived_coverage.py counts them) are what it still passes."""
     task = "codenet_fuvo"
     (tmp_path / "codenet_py2java.jsonl").write_text(
         "\n".join((data_dir / "codenet_py2java.jsonl").read_text().splitlines()[:40]) + "\n")
@@ -214,6 +313,8 @@ def test_a_lookup_table_of_the_published_inputs_passes_no_document_with_a_derive
     docs = list(TaskManager(include_path=task_directory(), include_defaults=False, metadata=metadata)
                 .load([task])["tasks"][task].test_docs())
     derived = [any(test.get("derived") for test in doc["tests"]) for doc in docs]
+    # one-line inputs with nothing to rearrange (``198 1.10``, ``15``) get a value lowered
+    assert {"s199418121", "s537584449"} <= {str(doc["id"]) for doc, has in zip(docs, derived, strict=True) if has}
     assert sum(derived) >= 3, sum(derived)
 
     statuses = partial(_statuses, task, docs, metadata)

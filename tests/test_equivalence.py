@@ -72,9 +72,9 @@ def test_a_sequence_that_begins_another_takes_the_original_run_of_the_longer(tmp
 
     original = "open('defined.txt', 'a').write('x')\ndef f(x):\n    return x + 1\n"
     mutant = "def f(y):\n    return 1 + y\n"
-    inputs = [["1", 2.0], ["2", 0.25]]
+    inputs = [["1", 2.0, None], ["2", 0.25, 200_000]]
     payload = {"preamble": "", "original": original, "function": "f", "seconds": 2.0,
-               "sequences": [inputs, [*inputs, ["7", 2.0]]],
+               "sequences": [inputs, [*inputs, ["7", 2.0, None]]],
                "mutants": [{"source": mutant, "sequence": 0, "inputs": ["1", "2"]},
                            {"source": mutant, "sequence": 1, "inputs": ["1", "2", "7"]},
                            {"source": mutant.replace("1 + y", "2 + y"), "sequence": 1, "inputs": ["1", "2", "7"]}]}

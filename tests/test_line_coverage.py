@@ -24,7 +24,7 @@ LOOP = dedent("""\
 
 def _unexecuted_calls(sandbox, code: str, calls: list[str], preamble: str = "import math") -> int | None:
     source = preamble + "\n" + code
-    outcome = sandbox.run([calls_task(source, calls, 0.1)])[0]
+    outcome = sandbox.run([calls_task(source, calls, 1.0, 100_000)])[0]
     return unexecuted(code, source, outcome["result"]["results"] if outcome["status"] == "ok" else None, "values")
 
 
@@ -49,7 +49,7 @@ def test_a_script_is_traced_on_every_stdin_after_its_preamble(seeded_sandboxes):
     source = preamble + "\n" + code
 
     def count(stdins: list[str]) -> int | None:
-        outcome = seeded_sandboxes[0].run([scripts_task(source, stdins, 2.0)])[0]
+        outcome = seeded_sandboxes[0].run([scripts_task(source, stdins, 2.0, None)])[0]
         return unexecuted(code, source, outcome["result"]["results"] if outcome["status"] == "ok" else None, "exit:0")
 
     assert count(["5\n"]) == 1 and count(["1\n"]) == 1  # one branch or the other
@@ -64,7 +64,7 @@ def test_a_traced_script_stops_once_no_more_than_the_allowed_statements_are_unex
     stdins = ["5\n", "6\n", "1\n", "7\n"]
 
     def runs(allowed: int) -> list[dict]:
-        outcome = seeded_sandboxes[0].run([scripts_task(code, stdins, 2.0, code, allowed)])[0]
+        outcome = seeded_sandboxes[0].run([scripts_task(code, stdins, 2.0, None, code, allowed)])[0]
         return outcome["result"]["results"]
 
     assert len(runs(1)) == 1 and unexecuted(code, code, [*runs(1), None, None, None], "exit:0", 1) == 1

@@ -24,6 +24,7 @@ from mutators.input_choice import (
     NOT_LITERAL,
     SAME_OUTPUT,
     TOO_LARGE,
+    InputRules,
     _each,
     _Search,
     _value,
@@ -181,7 +182,7 @@ def test_a_candidate_that_kills_its_child_is_judged_alone(seeded_sandboxes):
     code = "import os\ndef f(x):\n    if x == 2:\n        os._exit(3)\n    return x * 10\n"
     tests = CallTests("f", ["1"])
     search = _Search(code, tests, 10, "10", ["2", "4", "5"])
-    [outcomes] = _each(seeded_sandboxes[0], [(search, search.candidates)], 2.0)
+    [outcomes] = _each(seeded_sandboxes[0], [(search, search.candidates)], InputRules(seconds=0.2))
     assert [_value(outcome) if isinstance(_value(outcome), str) else _value(outcome)[0] for outcome in outcomes] == \
         [FAILS, 40, 50]
 
@@ -205,9 +206,10 @@ def test_programs_that_share_a_child_are_each_judged_as_alone(seeded_sandboxes):
                 for outcomes in outcomes_of_jobs]
 
     jobs = [(search, search.candidates) for search in searches]
-    shared = values(_each(seeded_sandboxes[0], jobs, 0.5))
+    rules = InputRules(seconds=0.05)
+    shared = values(_each(seeded_sandboxes[0], jobs, rules))
     assert shared == [[102, 103], [FAILS, 10], [FAILS], ["str"], [FAILS, 1]]
-    assert shared == values(_each_apart(seeded_sandboxes[0], jobs, 0.5))
+    assert shared == values(_each_apart(seeded_sandboxes[0], jobs, rules))
 
 
 def test_only_programs_that_cannot_reach_shared_state_share_a_child():

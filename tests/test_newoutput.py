@@ -190,7 +190,8 @@ def test_a_script_runs_with_the_api_it_was_written_for(seeded_sandboxes):
     code = "from fractions import gcd\na, b = map(int, input().split())\nprint(gcd(a, b) + 1)\n"
     assert removed_apis(code) and not removed_apis("print(1)\n")
     result, tests = _avatar(code, ["12 8\n", "9 6\n"], ["5", "4"], seeded_sandboxes)
-    assert result.status == MUTATED and result.reason == "" and len(tests) == 2
+    assert result.status == MUTATED and result.reason == "" and [t["input"] for t in tests[:2]] == ["12 8\n", "9 6\n"]
+    assert all(test.get("derived") for test in tests[2:])  # lowered values (a gcd's inputs have nothing to rearrange)
     for test in tests:  # what the edited script prints, run as the sandbox ran it
         run = subprocess.run([sys.executable, "-c", removed_apis(code) + "\n" + result.code], input=test["input"],
                              capture_output=True, text=True, check=True)

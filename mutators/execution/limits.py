@@ -21,3 +21,18 @@ DEFAULT_LIMITS = {
     "fsize_mb": 16,
     "nofile": 64,
 }
+
+# A run's wall-clock limit, where its CPU time is what limits it: only a process that sleeps, or a machine
+# so busy that it gets less than a tenth of a core, reaches it (a quarter of one core is 4 s of wall
+# time per CPU second).
+WALL_PER_CPU_SECOND = 10
+
+
+def wall_seconds(cpu_seconds: float) -> float:
+    """The wall-clock limit of a run or task that ``cpu_seconds`` of CPU time limits (see above)."""
+    return WALL_PER_CPU_SECOND * cpu_seconds + 5
+
+# How many times slower a run is when its lines are counted (a trace function per line): 4.6 times for
+# the median published CRUXEval call, 7.0 for the worst, 7.1 for a tight loop. A counted run's time
+# limit is its uncounted limit times this.
+COUNTED_SLOWER = 10

@@ -26,8 +26,14 @@ ignores every signal it has no handler for), and after each task it kills every 
 namespace and empties the private ``/tmp`` and ``/dev/shm``, so nothing one task leaves behind
 reaches the next.
 
-What a child computes leaves it as plain data (:mod:`plain`); the caller judges it. A task whose payload
-names a ``trace`` filename also reports the numbers of the lines it ran of code compiled under that name.
+What a child computes leaves it as plain data (:mod:`plain`); the caller judges it.
+
+Steps: a payload with ``steps`` has the executed lines of the program's own code counted (code compiled
+under the payload's ``filename``, ``<program>`` unless it names another) by a trace function, per call or
+run, and each run reports its ``steps``; where ``steps`` is a number, it is a budget: a run that would
+take more ends as ``over_budget``. Every machine counts the same, so a budget, unlike a timer, decides
+the same everywhere; the timers then only stop runaways (work done in C, which no line counts). A
+payload with ``trace`` also reports the numbers of the lines it ran of that code.
 """
 
 import builtins
@@ -58,6 +64,10 @@ class CallTimeout(BaseException):
     """Raised inside a task when one call overruns; BaseException so ``except Exception`` misses it."""
 
 
+class OverBudget(BaseException):
+    """Raised inside a task when one call runs more lines than its step budget."""
+
+
 def _on_alarm(signum, frame):
     raise CallTimeout()
 
@@ -68,29 +78,65 @@ _CLOCKS = {"wall": (signal.ITIMER_REAL, signal.SIGALRM, time.perf_counter),
            "cpu": (signal.ITIMER_PROF, signal.SIGPROF, time.process_time)}
 
 
-def _timed(function, seconds, clock="wall"):
-    """Run ``function()``; return (kind, value, elapsed) with kind in return/raise/timeout."""
+def _timed(function, seconds, clock="wall", counter=None):
+    """Run ``function()``; return (kind, value, elapsed) with kind in return/raise/exit/timeout, or
+    over_budget where ``counter`` (a :class:`_Counter`) ran out, whatever the program did after."""
     timer, alarm, now = _CLOCKS[clock]
     signal.signal(alarm, _on_alarm)
     start = now()
     signal.setitimer(timer, seconds, 0.05)
     try:
         try:
-            value = function()
+            value = function() if counter is None else counter.run(function)
             kind = "return"
         finally:
             signal.setitimer(timer, 0)
     except CallTimeout:
-        return "timeout", None, now() - start
+        kind, value = "timeout", None
     except SystemExit as stop:
         code = stop.code
-        return "exit", code if isinstance(code, int) else (0 if code is None else 1), now() - start
+        kind, value = "exit", code if isinstance(code, int) else (0 if code is None else 1)
     except BaseException as error:  # the program's own exception is data here
-        return "raise", type(error).__qualname__, now() - start
+        kind, value = "raise", type(error).__qualname__
     elapsed = now() - start
-    if elapsed > seconds:
+    if counter is not None and counter.over:  # first: a program may catch OverBudget and go on
+        return "over_budget", None, elapsed
+    if kind == "return" and elapsed > seconds:
         return "timeout", None, elapsed
     return kind, value, elapsed
+
+
+class _Counter:
+    """Counts the lines run of code compiled as ``filename`` (a program's own: the interpreter's code
+    and the caller's are not counted), adds their numbers to ``lines`` where given, and stops the run
+    once more than ``budget`` have run (None: no budget). ``steps`` accumulates over the runs made."""
+
+    def __init__(self, filename, budget=None, lines=None):
+        self.filename, self.budget, self.lines = filename, budget, lines
+        self.steps, self.over = 0, False
+
+    def run(self, function):
+        filename, lines = self.filename, self.lines
+        budget = float("inf") if self.budget is None else self.budget
+
+        def local(frame, event, arg):
+            if event == "line":
+                self.steps += 1
+                if lines is not None:
+                    lines.add(frame.f_lineno)
+                if self.steps > budget:
+                    self.over = True
+                    raise OverBudget()  # CPython also stops tracing here: a program that catches it runs on unseen
+            return local
+
+        def trace(frame, event, arg):
+            return local(frame, event, arg) if frame.f_code.co_filename == filename else None
+
+        sys.settrace(trace)
+        try:
+            return function()
+        finally:
+            sys.settrace(None)
 
 
 def _short(value, limit=200):
@@ -132,15 +178,18 @@ class _Capture:
         self.text = self.buffer.getvalue()[:TEXT_CAP]
 
 
-def _run_call(namespace, function_name, args_text, seconds):
+def _run_call(namespace, function_name, args_text, seconds, steps=None):
+    """One call, timed in CPU time (which a busy machine does not stretch), and where ``steps`` is a
+    budget, its program's lines counted."""
     def call():
         # As in ``assert f(<input>) == ...`` appended to the program: the input sees its names.
         args, kwargs = eval("__collect__(%s)" % args_text, dict(namespace, __collect__=_collect))
         random.seed(0)
         return namespace[function_name](*args, **kwargs)
 
+    counter = None if steps is None else _Counter(PROGRAM_FILENAME, steps)
     with _Capture() as capture:
-        outcome = _timed(call, seconds)
+        outcome = _timed(call, seconds, "cpu", counter)
     return outcome, capture.text
 
 
@@ -152,6 +201,8 @@ def _describe(outcome, text):
         described = "raised " + value
     elif kind == "timeout":
         described = "timed out"
+    elif kind == "over_budget":
+        described = "ran past its step budget"
     else:
         described = "exited with " + _short(value)
     return described + (" and printed " + _short(text, 80) if text else "")
@@ -168,42 +219,23 @@ def _agree(original, mutant):
 
 
 _compiled = {}  # filled only in a task's child, which is forked afresh for every task
+PROGRAM_FILENAME = "<program>"  # what a task's program is compiled as, unless its payload names a ``filename``
 
 
 def _executor(source, namespace):
     def execute():
         if source not in _compiled:
-            _compiled[source] = compile(source, "<program>", "exec")
+            _compiled[source] = compile(source, PROGRAM_FILENAME, "exec")
         exec(_compiled[source], namespace)
 
     return execute
-
-
-def _traced(function, filename, lines):
-    """``function`` run with the number of every line it runs of code compiled as ``filename`` added to
-    ``lines``: which statements of a benchmark program its inputs reach (NewOutput's coverage check)."""
-    def trace(frame, event, arg):
-        if frame.f_code.co_filename != filename:
-            return None
-        if event == "line":
-            lines.add(frame.f_lineno)
-        return trace
-
-    def run():
-        sys.settrace(trace)
-        try:
-            return function()
-        finally:
-            sys.settrace(None)
-
-    return run
 
 
 def _define(payload, source):
     """A fresh namespace holding ``source`` run after the preamble: (namespace, (outcome, printed))."""
     namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
     with _Capture() as capture:
-        outcome = _timed(_executor(payload.get("preamble", "") + "\n" + source, namespace), payload["seconds"])
+        outcome = _timed(_executor(payload.get("preamble", "") + "\n" + source, namespace), payload["seconds"], "cpu")
     return namespace, (outcome, capture.text)
 
 
@@ -212,7 +244,8 @@ def _run_original(payload, sequence):
     namespace, definition = _define(payload, payload["original"])
     if definition[0][0] != "return":
         return definition, None
-    return definition, [_run_call(namespace, payload["function"], text, seconds) for text, seconds in sequence]
+    return definition, [_run_call(namespace, payload["function"], text, seconds, steps)
+                        for text, seconds, steps in sequence]
 
 
 def _compare_mutant(payload, mutant, original):
@@ -226,13 +259,14 @@ def _compare_mutant(payload, mutant, original):
         return {"definition": differs, "inputs": []}
     sequence = payload["sequences"][mutant["sequence"]]
     results = []
-    for (_, seconds), text, before in zip(sequence, mutant["inputs"], calls, strict=True):
-        if before[0][0] == "timeout":
-            results.append({"original": "timeout"})
+    for (_, seconds, steps), text, before in zip(sequence, mutant["inputs"], calls, strict=True):
+        if before[0][0] in ("timeout", "over_budget"):
+            results.append({"original": before[0][0]})
             continue
-        after = _run_call(namespace, payload["function"], text, seconds * 3)
+        after = _run_call(namespace, payload["function"], text, seconds * 3, None if steps is None else steps * 3)
         entry = {"original": before[0][0], "agree": _agree(before, after)}
         if not entry["agree"]:
+            entry["mutant"] = after[0][0]
             entry["why"] = "original %s; mutant %s" % (_describe(*before), _describe(*after))
         results.append(entry)
     return {"definition": "ok", "inputs": results}
@@ -240,9 +274,10 @@ def _compare_mutant(payload, mutant, original):
 
 def task_compare_calls(payload):
     """Compare mutants of one program with it, call by call. The original runs once per distinct
-    sequence of inputs (its spelling, seconds); each mutant names its sequence and spells each input
-    its own way. Original and mutant each start from a fresh namespace and take the inputs in order,
-    so a sequence that begins another takes the first calls of the longer one's run."""
+    sequence of inputs (its spelling, CPU seconds, step budget or None); each mutant (given three
+    times as much of both) names its sequence and spells each input its own way. Original and mutant
+    each start from a fresh namespace and take the inputs in order, so a sequence that begins another
+    takes the first calls of the longer one's run."""
     sequences = payload["sequences"]
     originals = [None] * len(sequences)
     for index in sorted(range(len(sequences)), key=lambda i: -len(sequences[i])):
@@ -267,7 +302,7 @@ def _install_quit_builtins():
 
 
 def task_run_script(payload):
-    """Run a stdin → stdout program as ``__main__``; report its exit and what it printed."""
+    """Run a stdin → stdout program as ``__main__``; report its exit, what it printed and the CPU time it took."""
     _install_quit_builtins()
     with open("stdin.txt", "w", encoding="utf-8") as handle:
         handle.write(payload["stdin"])
@@ -276,29 +311,26 @@ def task_run_script(payload):
     sys.stdin = open(0, encoding="utf-8", closefd=False)
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
-    run, lines = _executor(payload["source"], namespace), set()
-    if payload.get("trace"):
-        run = _traced(run, payload["trace"], lines)
-    kind, value, elapsed = _timed(run, payload["seconds"])
+    counter = _counter(payload)
+    kind, value, elapsed = _timed(_executor(payload["source"], namespace), payload["seconds"], "cpu", counter)
     with contextlib.suppress(BaseException):  # the program may have closed or replaced stdout
         sys.stdout.flush()
     if kind == "return":
         kind, value = "exit", 0
     with open("stdout.txt", "rb") as handle:
         printed = handle.read(TEXT_CAP).decode("utf-8", "replace")
-    result = {"outcome": kind if kind == "timeout" else "%s:%s" % (kind, value), "stdout": printed,
+    result = {"outcome": kind if kind in ("timeout", "over_budget") else "%s:%s" % (kind, value), "stdout": printed,
               "seconds": round(elapsed, 4)}
-    if payload.get("trace"):
-        result["lines"] = sorted(lines)
-    return result
+    return dict(result, **_counted(counter))
 
 
 def task_run_scripts(payload):
     """``run_script`` on each of ``stdins`` in turn, each run in a process of its own forked from this
     one, until a run does not exit cleanly (unless ``every``): a program is judged on all its tests for
     the price of one task, and one that fails the first test costs no more. ``seconds`` is a budget
-    per run. Traced runs with ``enough`` (``lines``, ``missing``) stop once all but ``missing`` of
-    those lines have run: what the remaining tests reach could only lower that count."""
+    per run (of CPU time, which a busy machine does not stretch; ``run_wall_seconds`` stops a run that
+    sleeps), as is ``steps``. Traced runs with ``enough`` (``lines``, ``missing``) stop once all but
+    ``missing`` of those lines have run: what the remaining tests reach could only lower that count."""
     results, reached = [], set()
     enough = payload.get("enough") if payload.get("trace") else None
     for stdin in payload["stdins"]:
@@ -307,9 +339,7 @@ def task_run_scripts(payload):
         if pid == 0:
             os.close(read_fd)
             try:
-                data = json.dumps(task_run_script({"source": payload["source"], "stdin": stdin,
-                                                   "seconds": payload["seconds"],
-                                                   "trace": payload.get("trace")})).encode()
+                data = json.dumps(task_run_script(dict(payload, stdin=stdin))).encode()
             except BaseException as error:
                 data = json.dumps({"outcome": "error:%s" % type(error).__name__, "stdout": ""}).encode()
             view = memoryview(data[:RESULT_CAP])
@@ -317,7 +347,7 @@ def task_run_scripts(payload):
                 view = view[os.write(write_fd, view):]
             os._exit(0)
         os.close(write_fd)
-        chunks, deadline = [], time.monotonic() + payload["seconds"] + 2
+        chunks, deadline = [], time.monotonic() + payload["run_wall_seconds"]
         while time.monotonic() < deadline and select.select([read_fd], [], [], max(0, deadline - time.monotonic()))[0]:
             chunk = os.read(read_fd, 1 << 16)
             if not chunk:
@@ -341,31 +371,52 @@ def task_run_scripts(payload):
     return {"results": results}
 
 
+def _counter(payload):
+    """The step counter a payload asks for (its ``steps``, a budget or None for none, or ``trace``), else None."""
+    if "steps" not in payload and not payload.get("trace"):
+        return None
+    return _Counter(payload.get("filename", PROGRAM_FILENAME), payload.get("steps"),
+                    set() if payload.get("trace") else None)
+
+
+def _counted(counter):
+    """What a run reports of its counter: the steps it ran, and its lines where traced."""
+    if counter is None:
+        return {}
+    return {"steps": counter.steps, **({"lines": sorted(counter.lines)} if counter.lines is not None else {})}
+
+
 def task_evaluate(payload):
     """Run ``program`` (if any), then evaluate each of ``expressions`` in its namespace, in order, and
-    hand back their values as plain data. Nothing is compared here."""
+    hand back their values as plain data. Nothing is compared here. The program gets ``seconds``, and so
+    do the expressions together; one step budget covers them all, the program's own run included."""
     namespace = {"__name__": "__dynbench_program__", "__builtins__": builtins}
     clock = payload.get("clock", "wall")
+    counter = _counter(payload)
+    lines = None if counter is None else counter.lines
     if payload.get("program") is not None:
-        kind, value, _ = _timed(_executor(payload["program"], namespace), payload["seconds"], clock)
+        if counter is not None:
+            counter.lines = None  # the lines reported are those the expressions run
+        kind, value, _ = _timed(_executor(payload["program"], namespace), payload["seconds"], clock, counter)
         if kind != "return":
-            return {"outcome": "program_" + kind, "exception": value if kind == "raise" else None}
-    values, lines = [], set()
+            return {"outcome": "program_" + kind, "exception": value if kind == "raise" else None,
+                    **_counted(counter)}
+        if counter is not None:
+            counter.lines = lines
+    values = []
     now = _CLOCKS[clock][2]
-    deadline = now() + payload["seconds"]  # one budget for all of them
+    deadline = now() + payload["seconds"]  # one time budget for all the expressions
     for expression in payload["expressions"]:
         def evaluate(expression=expression):
             random.seed(0)
             return eval(expression, namespace)
 
-        run = _traced(evaluate, payload["trace"], lines) if payload.get("trace") else evaluate
-        kind, value, _ = _timed(run, max(0.001, deadline - now()), clock)
+        kind, value, _ = _timed(evaluate, max(0.001, deadline - now()), clock, counter)
         if kind != "return":
-            return {"outcome": kind, "exception": value if kind == "raise" else None}
+            return {"outcome": kind, "exception": value if kind == "raise" else None, **_counted(counter)}
         values.append(value)
     try:
-        traced = {"lines": sorted(lines)} if payload.get("trace") else {}
-        return {"outcome": "values", "values": [plain.encode(value) for value in values], **traced}
+        return {"outcome": "values", "values": [plain.encode(value) for value in values], **_counted(counter)}
     except plain.PlainDataError as error:
         return {"outcome": "not_plain", "why": str(error)}
     except BaseException as error:  # a hostile value can make even encoding fail: say so, plainly
@@ -373,7 +424,7 @@ def task_evaluate(payload):
 
 
 def task_evaluate_each(payload):
-    """``evaluate`` once per expression, each in a fresh namespace with its own time budget: many
+    """``evaluate`` once per expression, each in a fresh namespace with its own time and step budgets: many
     independent calls of one program for the price of one child."""
     return {"outcome": "each", "results": [
         task_evaluate(dict(payload, expressions=[expression])) for expression in payload["expressions"]]}

@@ -1,0 +1,51 @@
+"""Runs that a time limit stopped where a step budget should have decided.
+
+Candidate edits, inputs and checks are refused for being slow on their counted steps
+(:mod:`mutators.execution.worker`), which every machine counts the same. Their time limits only stop
+runaways: work done in C, which no line counts, or a machine starved of CPU. Such a stop decides like a
+failure, and on a faster or idler machine the run might have finished: so a build whose choices rested
+on one says so, in one line, with how many runs it stopped.
+"""
+
+from __future__ import annotations
+
+import logging
+
+logger = logging.getLogger("lm_eval.dynbench")
+
+_TIMED_OUT = ("timeout", "program_timeout")  # a worker run's outcome when its timer stopped it
+_stopped = 0  # runs stopped so far in this process
+
+
+def _count(item) -> int:
+    """Runs a time limit stopped in a worker task's outcome (``{"status": ..., "result": ...}``) or in one
+    of its results: a run of its own, the runs of ``evaluate_each`` or ``run_scripts``, the calls of a
+    ``compare_calls``."""
+    if not isinstance(item, dict):
+        return 0
+    if "status" in item:
+        return 1 if item["status"] == "timeout" else _count(item.get("result"))
+    runs = item.get("results") if isinstance(item.get("results"), list) else []
+    calls = [entry for mutant in item.get("mutants") or () if isinstance(mutant, dict)
+             for entry in mutant.get("inputs") or () if isinstance(entry, dict)]
+    return (item.get("outcome") in _TIMED_OUT) + sum(map(_count, runs)) + sum(
+        entry.get("original") == "timeout" or entry.get("mutant") == "timeout" for entry in calls)
+
+
+def note(items) -> None:
+    """Count the runs a time limit stopped among worker outcomes or results whose verdict stands."""
+    global _stopped
+    _stopped += sum(map(_count, items))
+
+
+def stopped() -> int:
+    """Runs a time limit stopped so far in this process (see :func:`note`)."""
+    return _stopped
+
+
+def report(what: str, before: int) -> None:
+    """One line if ``what`` (choosing new outputs, say) rested on runs a time limit stopped since ``before``."""
+    count = _stopped - before
+    if count:
+        logger.warning("%s: %d run%s stopped by a time limit rather than a step budget; the documents they decided "
+                       "may differ when built on another machine", what, count, "" if count == 1 else "s")
