@@ -136,7 +136,22 @@ def test_a_submitted_name_that_reads_like_anothers_label_is_labelled_again(tmp_p
     assert done.returncode == 0, done.stderr[-2000:]
     rows = board(tmp_path / "site")
     assert len({r["model"] for r in rows}) == 3 and [r["rank"] for r in rows] == [1, 2, 2]
-    assert rows[0]["model"] == shared(shared("org/m", victim), victim) and rows[0]["headline"] == 100.0
+    assert rows[0]["model"] == shared("org/m", victim) and rows[0]["headline"] == 100.0
+    assert shared(shared("org/m", victim), mimic) in {r["model"] for r in rows}
+    # alone beside the victim (no name shared), the label-like name still shows whose it is
+    done = leaderboard(named(tmp_path / "alone", "org/m", [1, 1, 1, 1]), mimic, "--out", str(tmp_path / "two"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [r["model"] for r in board(tmp_path / "two")] == ["org/m", shared(shared("org/m", victim), mimic)]
+
+
+def test_a_look_alike_letter_in_a_model_name_shows_escaped(tmp_path):
+    """A hub's model names are ASCII: a Cyrillic letter o (U+043E) for the Latin one made a row that read as
+    the victim's."""
+    victim = named(tmp_path / "victim", "org/model", [1, 1, 1, 1])
+    impostor = named(tmp_path / "impostor", "org/m\u043edel", [0, 0, 0, 0])
+    done = leaderboard(victim, impostor, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [r["model"] for r in board(tmp_path / "site")] == ["org/model", "org/m\\u043edel"]
 
 
 # GitHub-flavoured Markdown's extended autolinks, as its spec finds them in text: a scheme's "://", "www." and

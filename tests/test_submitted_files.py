@@ -4,6 +4,7 @@ answers one line per bad file, never a traceback and never the content of a file
 further than the bound; a record of the wrong shape is no crash either; a control run beside each attack
 reads as usual."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -112,11 +113,17 @@ def run_command(command: str, folder: Path, small_data: str, where: Path) -> sub
     return dynbench(command, str(folder), *options, *data)
 
 
+LINK_REFUSALS = {"symbolic": "a symbolic link, not a regular file: never followed",
+                 "hard": "a file with another name too (a hard link): never read"}
+
+
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("which", ["samples", "results"])
-def test_a_link_to_any_file_shows_none_of_it(real_run, small_data, tmp_path, command, which):
+@pytest.mark.parametrize("kind", LINK_REFUSALS)
+def test_a_link_to_any_file_shows_none_of_it(real_run, small_data, tmp_path, command, which, kind):
     """Issue 49: a samples file linked to a file the maintainer can read put its first 40 characters into
-    verify's line and the leaderboard's terminal output. A link is never followed, whatever it names."""
+    verify's line and the leaderboard's terminal output; a hard link did too once symbolic ones were refused.
+    A link is never followed, whatever it names."""
     secret = tmp_path / "secret.txt"
     secret.write_text(SECRET + "\n")
     hostile_run = tmp_path / "hostile"
@@ -124,13 +131,12 @@ def test_a_link_to_any_file_shows_none_of_it(real_run, small_data, tmp_path, com
     links = sorted(hostile_run.rglob("samples_cruxeval_orig_*.jsonl" if which == "samples" else "results_*.json"))
     for link in links:
         link.unlink()
-        link.symlink_to(secret)
+        link.symlink_to(secret) if kind == "symbolic" else os.link(secret, link)
     done = run_command(command, hostile_run, small_data, tmp_path)
     assert SECRET[:12] not in done.stdout + done.stderr, done.stdout[-2000:] + done.stderr[-2000:]
     what = "lm-eval's samples" if which == "samples" else "an lm-eval results file"
     assert done.returncode == 2 and done.stderr.splitlines() == [
-        f"dynbench {command}: error: {link}: not {what} (a symbolic link, not a regular file: never followed)"
-        for link in links], done.stderr
+        f"dynbench {command}: error: {link}: not {what} ({LINK_REFUSALS[kind]})" for link in links], done.stderr
     # the control: the same run, its files where they were, reads as usual
     done = run_command(command, real_run, small_data, tmp_path)
     assert done.returncode == 0 and SECRET[:12] not in done.stdout + done.stderr, done.stderr[-2000:]

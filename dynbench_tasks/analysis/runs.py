@@ -81,7 +81,8 @@ def _model_name(results: dict, folder: Path) -> str:
     config = _object(results.get("config"))
     name = results.get("model_name") or config.get("model_args") or folder.name
     revision = _revision(config.get("model_args"))
-    return f"{name}@{revision}" if revision else str(name)
+    # A hub's model names are ASCII: a letter from another script that looks like a Latin one shows escaped
+    return (f"{name}@{revision}" if revision else str(name)).encode("ascii", "backslashreplace").decode("ascii")
 
 
 def _revision(model_args: object) -> str | None:
@@ -204,13 +205,18 @@ def load_runs(folders: list[str], names: list[str] | None = None, keep_all: bool
 
 
 SHARED_NAME = "{model} (in {folder})"  # a model name that runs of several RUN_DIRs carry, as each one's row shows it
+_LABEL_LIKE = re.compile(r"\(in\b")
 
 
 def _label_shared_names(runs: list[TaskRun]) -> None:
     """A row, a verdict and a score test are one submitter's: where runs of different folders carry one
     model name, each run's model becomes SHARED_NAME, so that nothing keyed by model pools them, and a name
     someone else submitted can neither take a submitter's rank nor frame it. Only ``--names`` pools runs
-    of several folders. Repeated until no label is shared, since a submitted name may read like a label."""
+    of several folders. A submitted name that reads like a label is labelled with its own folder, and
+    labelling is repeated until no label is shared."""
+    for run in runs:
+        if _LABEL_LIKE.search(run.model):
+            run.model = SHARED_NAME.format(model=run.model, folder=run.submission)
     while True:
         folders: dict[str, set[str]] = {}
         for run in runs:

@@ -59,8 +59,8 @@ def open_regular_file(path: Path, within: str | Path | None = None) -> BinaryIO:
     reader for ever and a link to a device (``/dev/zero``) never ends, whatever size ``stat`` reports, so
     the type is checked on the open file itself (opened without blocking), not on the name. A symbolic
     link is never followed (a submitted link could name any file the maintainer can read, and a message
-    naming a line of it would show that file), nor is a file read whose folder resolves outside ``within``,
-    the submission folder it was found in."""
+    naming a line of it would show that file), nor is a file that has another name (a hard link), nor one
+    whose folder resolves outside ``within``, the submission folder it was found in."""
     if within is not None and not _inside(Path(path).parent, Path(within)):
         raise OSError(errno.EXDEV, "outside the submission folder, never read")
     try:
@@ -70,8 +70,11 @@ def open_regular_file(path: Path, within: str | Path | None = None) -> BinaryIO:
             raise OSError(errno.ELOOP, "a symbolic link, not a regular file: never followed") from None
         raise
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
+        if status.st_nlink > 1:  # a hard link can be any file of the maintainer's that shares the file system
+            raise OSError(errno.EMLINK, "a file with another name too (a hard link): never read")
         return os.fdopen(descriptor, "rb")
     except BaseException:
         os.close(descriptor)
