@@ -253,6 +253,89 @@ def test_an_input_taken_back_is_no_answer(generation, read):
     assert input_read(generation) == read
 
 
+# Red team 2: each reply below passed on the right answer though its final one is wrong: a retraction in the
+# comment of the assert line, a second statement after a ";" or on a block's next line, a retraction inside a
+# closed tag, correction words spelt with zero-width or Cyrillic letters, text after "# done". Each is now
+# ambiguous; beside each, the honest neighbour still passes.
+@pytest.mark.parametrize("generation, read", [
+    (reply("""
+        ```python
+        assert f('ab', 2) == 'abab'  # Actually, I made a mistake: it returns 0
+        ```
+    """), ("'abab' | 0", AMBIGUOUS)),
+    ("assert f('ab', 2) == 'abab'  # wrong! scratch that, it returns 0", ("'abab' | 0", AMBIGUOUS)),
+    ("[ANSWER]assert f('ab', 2) == 'abab'  # Actually, I made a mistake: it returns 0[/ANSWER]",
+     ("'abab' | 0", AMBIGUOUS)),
+    ("assert f('ab', 2) == 'abab'; assert f('ab', 2) == 0", ("'abab' | 0", AMBIGUOUS)),
+    (reply("""
+        [ANSWER]'abab'
+        Actually, I made a mistake: 0[/ANSWER]
+    """), ("'abab' | 0", AMBIGUOUS)),
+    (reply("""
+        ```
+        'abab'
+        0
+        ```
+    """), ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\nAc\u200btually, I made a mis\u200btake: it returns 0.", ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\n\u0410ctually, I made a \u043cistake: it returns 0.", ("'abab' | 0", AMBIGUOUS)),
+    (reply("""
+        The output is 'abab'.
+        # done
+        Actually, I made a mistake: it returns 0.
+    """), ("'abab' | 0", AMBIGUOUS)),
+    # honest neighbours: a comment, a second statement, a block's next line or text after "# done" that keeps the answer
+    (reply("""
+        ```python
+        assert f('ab', 2) == 'abab'  # 'ab' repeated 2 times
+        ```
+    """), ("'abab'", "")),
+    ("assert f('ab', 2) == 'abab'  # not 'ab': n is 2, so it is right", ("'abab'", "")),
+    ("assert f('ab', 2) == 'abab'; assert f('ab', 2) == \"abab\"", ("'abab'", "")),
+    ("[ANSWER]'abab'\nThe string doubled.[/ANSWER]", ("'abab'", "")),
+    ("```\n'abab'\n'abab'\n```", ("'abab'", "")),
+    ("The output is 'abab'.\nAc\u200btually, let me recheck: yes, 'abab'.", ("'abab'", "")),
+    ("The output is '\u0421AB'.\nSo the output, '\u0421AB', starts with a Cyrillic letter.", ("'\u0421AB'", "")),
+    ("'abab' # done\n\nassert f('ab', 3) == 'ababab'", ("'abab'", "")),
+])
+def test_an_answer_taken_back_inside_its_statement_is_no_answer(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, read", [
+    ("assert f('ab', 2) == 'abab'  # Actually, I made a mistake: it is f('b', 1)", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    (reply("""
+        ```python
+        assert f('ab', 2) == 'abab'  # wrong! scratch that: f('b', 1)
+        ```
+    """), ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("assert f('ab', 2) == 'abab'; assert f('b', 1) == 'abab'", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    (reply("""
+        [ANSWER]f('ab', 2)
+        Actually, I made a mistake: f('b', 1)[/ANSWER]
+    """), ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    (reply("""
+        ```
+        f('ab', 2)
+        f('b', 1)
+        ```
+    """), ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    # a star inside the value taken back is Python's, not Markdown's emphasis
+    ("The input is f('ab', 2).\nActually, I made a mistake: f('ab' * 2, 1).", ("f('ab', 2) | f('ab' * 2, 1)", AMBIGUOUS)),
+    (reply("""
+        The input is f('ab', 2).
+        # done
+        Actually, I made a mistake: it is f('b', 1).
+    """), ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    # honest neighbours
+    ("assert f('ab', 2) == 'abab'  # 'ab' twice", ("f('ab', 2)", "")),
+    ("assert f('ab', 2) == 'abab'; assert f('ab', 2) == 'abab'", ("f('ab', 2)", "")),
+    ("The input is f('ab', 2).\nLet me recheck: it is **f('ab', 2)**.", ("f('ab', 2)", "")),
+])
+def test_an_input_taken_back_inside_its_statement_is_no_answer(generation, read):
+    assert input_read(generation) == read
+
+
 # reply to a document from (the answer, a wrong one), values or, for input prediction, calls -> its status
 TAKEN_BACK = [
     (lambda right, wrong: f"The answer is {right}.\nActually, I made a mistake: it is {wrong}.", AMBIGUOUS),
@@ -343,6 +426,10 @@ def test_hostile_sizes_and_counts_stay_cheap():
     assert input_read("The input is 'ab', 2. Wait:" + " yes, f('ab', 2)" * 1_100)[1] == AMBIGUOUS
     assert output_read("The output is 'abab'. Wait: " + "(" * 15_000)[1] == AMBIGUOUS
     assert output_read("The output is 'abab'. " + "Wait. " * 3_000) == ("'abab'", "")
+    # statements after a ";" or on a closed block's lines, each read alone: past the budget, ambiguous
+    assert output_read("assert f('ab', 2) == 'abab'; " * 500)[1] == AMBIGUOUS
+    assert output_read("```\n" + "'abab'\n" * 2_000 + "```")[1] == AMBIGUOUS
+    assert output_read("The output is 'abab'.\nActually " + "x\u03b1 " * 5_000 + "'abab'") == ("'abab'", "")
     assert time.perf_counter() - started < 20
 
 

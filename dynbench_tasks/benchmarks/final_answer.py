@@ -13,7 +13,9 @@ or, before any of those, the reply itself read as the completion of the prompt's
 statement must give the same answer; two different ones are ``ambiguous``, never the better of
 them. Numbers in prose are never answers: only these forms are. An answer that the text after
 it takes back ("Actually, I made a mistake: it returns 0") is no answer either: words of correction
-there, then a value other than the answer, make the reply ``ambiguous``.
+there, then a value other than the answer, make the reply ``ambiguous``; a statement's own comment, and
+the lines of a closed block after its first statement, are such text too. ``# done`` ends nothing: what
+follows it is read.
 
 The benchmark says how one statement reads (a :class:`Reading`); this module finds the statements.
 """
@@ -24,15 +26,16 @@ import ast
 import io
 import re
 import tokenize
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 
 from dynbench_tasks.benchmarks.execution import Check
 
 AMBIGUOUS = "ambiguous"
 EMPTY, UNPARSEABLE = "empty", "unparseable"
-DONE = "# done"  # the paper prompt's end of answer
+DONE = "# done"  # the paper prompt's end of answer: a mark, never the end of what is read
 MAX_REPLY_CHARS = 2_000_000  # a longer reply is not read at all (its reasoning included)
 MAX_STATEMENTS = 64  # distinct statements read in one reply; past them the reply is ambiguous
 _SHOWN_CHARS = 200  # of an ambiguous reply's statements, as the sample logs them
@@ -98,11 +101,17 @@ _ANYWHERE = (r"\b(?:mistake[ns]?|mistaken|miscalculat\w*|misread\w*|correction|c
              r"|misspoke|misstat\w*|revised|revision|should[ \t]+have[ \t]+been"
              r"|re-?(?:check|consider|calculat|comput|evaluat|examin|trac|think|do|visit|run)\w*)\b")
 _CORRECTION = re.compile(rf"{_CLAUSE_STARTS}|{_BESIDE_A_VALUE}|{_ANYWHERE}", re.IGNORECASE | re.MULTILINE)
+# A word whose letters mix Latin with Cyrillic or Greek ("\u0410ctually" with a Cyrillic A) hides a word of
+# correction from the list, so it counts as one; values may mix them (a CRUXEval output starts with a Cyrillic C).
+_MIXED_SCRIPTS = re.compile(r"(?<![^\W\d_])(?=[^\W\d_]*[A-Za-z])(?=[^\W\d_]*[\u0370-\u03ff\u0400-\u04ff])[^\W\d_]+")
 # Where a value may start in prose: a number, a string, a bracket, a constant or a call of f (not a
 # quote inside a word: "it's")
 _VALUE_START = re.compile(r"(?<![\w'\"\\])(?:[-+]?\.?\d|[bBrRuU]?['\"]|[\[{(]|(?:True|False|None)\b|f\()")
 _MAX_CORRECTION_VALUES = 64  # places a value may start after a correction; past them the reply is ambiguous
 _PROSE_VALUE_CHARS = 1_000  # of the line from such a place, read for its value (a longer value: its items are read)
+# Markdown emphasis around a value ("**0**", "*0*."): stars that open a word or close one, never an operator
+# between spaces or values ("'q' * 2", "2**3")
+_EMPHASIS = re.compile(r"(?<![^\s(\[{:,])\*++(?=\S)|(?<=[^\s*])\*++(?![^\s.,;:!?)\]}])")
 
 
 @dataclass(frozen=True)
@@ -165,7 +174,7 @@ def _fenced(text: str) -> Iterator[tuple[int, int, str, int | None]]:
 
 def _asserted(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, statement) of every ``assert`` line: it and the lines after it, up to a fence or a tag
-    (``end``: where those lines end; the statement may end before them, :func:`_first_statement_end`)."""
+    (``end``: where those lines end; the statement may end before them, :func:`_first_statement`)."""
     for line in _ASSERT_LINE.finditer(text):
         lines = []
         for following in text[line.start():].split("\n", _STATEMENT_LINES)[:_STATEMENT_LINES]:
@@ -176,18 +185,26 @@ def _asserted(text: str) -> Iterator[tuple[int, int, str]]:
         yield line.start(), line.start() + len(spanned), spanned.strip()
 
 
-def _first_statement_end(source: str) -> int:
-    """Where the first complete Python statement of ``source`` ends (its last line's end), so that the
-    prose after an ``assert``, or in a block no tag or fence closes, is not read as part of it; the first
-    line's end when none completes within :data:`_STATEMENT_LINES` lines."""
+@lru_cache(maxsize=1024)  # an assert flood spans the same lines again and again
+def _first_statement(source: str) -> tuple[int, int, tuple[str, ...]]:
+    """Where the first complete Python statement of ``source`` ends (at its ``;``, else its last line's
+    end), where what follows it starts, and its comments (``assert f(2) == 4  # wrong, it is 0`` takes
+    the answer back as text after it would), so that the prose or the next statement after an ``assert``,
+    or in a block, is not read as part of it; the first line's end when none completes within
+    :data:`_STATEMENT_LINES` lines."""
     lines = source.split("\n", _STATEMENT_LINES)[:_STATEMENT_LINES]
+    comments = []
     try:
         for token in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
-            if token.type == tokenize.NEWLINE:
-                return min(len(source), sum(len(line) + 1 for line in lines[:token.end[0]]) - 1)
+            if token.type == tokenize.COMMENT:
+                comments.append(token.string)
+            elif token.type == tokenize.NEWLINE or (token.type == tokenize.OP and token.string == ";"):
+                end = sum(len(line) + 1 for line in lines[:token.start[0] - 1]) + token.start[1]
+                end = min(len(source), end)
+                return end, min(len(source), end + 1), tuple(comments)
     except (tokenize.TokenError, SyntaxError):
         pass
-    return len(lines[0])
+    return len(lines[0]), len(lines[0]) + 1, ()
 
 
 def _masked(text: str, spans: list[tuple[int, int]]) -> str:
@@ -270,10 +287,15 @@ def _correction(tail: str, answer: Check, reading: Reading) -> Check | None:
     a sentence: "It is 0. Sorry." takes the answer back, and a value's own full stop, 'x. Y', ends no
     sentence). None when no such word is there, or every value there is the answer ("Let me recheck:
     ... yes, 'abab'")."""
-    word = _CORRECTION.search(tail)
-    if word is None:
+    # words are matched with format characters taken out ("Ac\u200btually"); line ends stay where they were
+    shown = "".join(char for char in tail if unicodedata.category(char) != "Cf")
+    words = [word for word in (_CORRECTION.search(shown), _MIXED_SCRIPTS.search(shown)) if word is not None]
+    if not words:
         return None
-    scope = re.sub(r"[`*]", " ", tail[tail.rfind("\n", 0, word.start()) + 1:])  # "it is **0**", "it is `0`"
+    word = min(words, key=lambda found: found.start())
+    line = word.string.count("\n", 0, word.start())
+    scope = tail.split("\n", line)[-1] if line else tail
+    scope = _EMPHASIS.sub(lambda stars: " " * len(stars.group()), scope.replace("`", " "))  # "it is **0**", "`0`"
     position, places = 0, 0
     for start in _VALUE_START.finditer(scope):
         if start.start() < position:
@@ -359,7 +381,7 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
     text = visible_text(reply.replace("\r\n", "\n").replace("\r", "\n"))
     if text is None:
         return Check(reply[:_SHOWN_CHARS], UNPARSEABLE)  # the reasoning never ended: no answer came after it
-    text = text.split(DONE, 1)[0].strip()
+    text = text.replace(DONE, "").strip()
     if not text:
         return Check("", EMPTY)
     if len(text) > max_chars:
@@ -375,12 +397,14 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
 
     counted = Reading(read, reading.named, reading.returned, reading.same, reading.kind, reading.unstated)
     try:
-        statements = _statements(text, reading, counted)
-        if isinstance(statements, Check):
-            return statements
+        found = _statements(text, reading, counted)
+        if isinstance(found, Check):
+            return found
+        statements, asides = found
         answer = statements[0][2]
         if all(reading.same(answer, check) for _, _, check in statements[1:]):
-            corrected = _correction(text[max(end for _, end, _ in statements):], answer, reading)
+            after = "\n".join([*asides, text[max(end for _, end, _ in statements):]])
+            corrected = _correction(after, answer, reading)
             if corrected is None:
                 return answer
             statements.append((len(text), len(text), corrected))
@@ -390,33 +414,69 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
     return Check(shown[:_SHOWN_CHARS], AMBIGUOUS)
 
 
-def _statements(text: str, reading: Reading, counted: Reading) -> list[tuple[int, int, Check]] | Check:
+def _statements(text: str, reading: Reading,
+                counted: Reading) -> tuple[list[tuple[int, int, Check]], list[str]] | Check:
     """(start, end, read statement) of every statement of an answer in ``text``, in order, the reply read
-    as the completion of the prompt's last line first where it states one; when none states one, what
-    the reply is read as. ``counted`` reads with the reply's budget of statements."""
+    as the completion of the prompt's last line first where it states one, and the text inside those
+    statements that may take their answer back (:func:`_within`); when none states one, what the reply
+    is read as. ``counted`` reads with the reply's budget of statements."""
     blocks = [*_tagged(text), *_fenced(text)]
-    # (start, end, read statement, where the Python its answer is the first statement of starts, if it may end early)
-    found = [(start, end, counted.read(_unfenced(content).strip()), opened)
-             for start, end, content, opened in blocks]
-    found += [(start, end, counted.read(statement), start) for start, end, statement in _asserted(text)]
-    found += [(*sentence, None) for sentence in _sentences(_masked(text, [block[:2] for block in blocks]), counted)]
+    # (start, end, read statement, where the Python its answer is the first statement of starts, if it may end
+    # early, what was read)
+    found = [(start, end, counted.read(source), opened, source)
+             for start, end, content, opened in blocks for source in [_unfenced(content).strip()]]
+    found += [(start, end, counted.read(statement), start, statement) for start, end, statement in _asserted(text)]
+    found += [(*sentence, None, "") for sentence in _sentences(_masked(text, [block[:2] for block in blocks]),
+                                                                counted)]
     found.sort(key=lambda statement: statement[0])
-    statements = [(start, end if opened is None else opened + _first_statement_end(text[opened:end]), check)
-                  for start, end, check, opened in found if _states(check, reading.unstated)]
+    statements, asides = [], []
+    for start, end, check, opened, source in found:
+        if not _states(check, reading.unstated):
+            continue
+        if opened is not None:
+            end = opened + _first_statement(text[opened:end])[0]
+        statements.append((start, end, check))
+        if source:
+            further, taken_back = _within(source, opened is None, counted, reading)
+            statements += [(start, end, stated) for stated in further]
+            asides += taken_back
     first_start = statements[0][0] if statements else len(text)
     opening = text[:first_start].strip() if statements else _untagged(text)
     completion = reading.read(_unfenced(opening)) if opening else Check("", EMPTY)
     if statements and _states(completion, reading.unstated):
-        return [(0, first_start, completion), *statements]
+        return [(0, first_start, completion), *statements], asides
     if statements:
-        return statements
+        return statements, asides
     if _states(completion, reading.unstated):
         # the reply read whole, as rules 2 read it, else its first lines: what follows those may take it back
         found_at = text.find(completion.answer)
-        return [(0, found_at + len(completion.answer) if found_at >= 0 else len(text), completion)]
+        return [(0, found_at + len(completion.answer) if found_at >= 0 else len(text), completion)], []
     # No answer stated: what a block of the reply refused, else what the reply read whole is.
-    refused = [check for _, _, check, _ in found if check.status in reading.unstated]
+    refused = [check for _, _, check, _, _ in found if check.status in reading.unstated]
     return refused[0] if refused and completion.status in (EMPTY, UNPARSEABLE) else completion
+
+
+def _within(source: str, whole: bool, counted: Reading, reading: Reading) -> tuple[list[Check], list[str]]:
+    """The answers a statement's ``source`` states after its first Python statement (``whole``, a closed
+    block: all of the block's rest, "```\n3\n4\n```" states 3 and 4; else the rest of the line after
+    its ``;``: "assert f(2) == 3; assert f(2) == 4"), and the text there that is said after the answer,
+    for the correction rule: the comments, and a rest that states no answer ("[ANSWER]3\nSorry: 4[/ANSWER]")."""
+    further, asides = [], []
+    for _ in range(MAX_STATEMENTS):
+        end, after, comments = _first_statement(source)
+        asides += comments
+        if whole:
+            rest = source[after:].strip()
+        else:
+            rest = source[after:].split("\n", 1)[0].strip() if source[end:after] == ";" else ""
+        if not rest:
+            return further, asides
+        stated = counted.read(rest[:_first_statement(rest)[0]].strip())  # read alone: the rest may be long
+        if not _states(stated, reading.unstated):
+            return further, [*asides, rest]
+        further.append(stated)
+        source = rest
+    raise _TooManyStatements
 
 
 def _unfenced(text: str) -> str:
