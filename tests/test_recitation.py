@@ -263,6 +263,8 @@ def test_the_leaderboard_gives_each_model_the_verdict_of_its_verified_runs(runs,
     assert rows["reciter"]["recitation_p"] < 1e-3
     assert rows["solver"]["recitation"] == "not flagged" and not rows["solver"]["recited"]
     assert rows["cleared"]["recitation"] is None and "verified in full" in rows["cleared"]["recitation_detail"]
+    assert rows["cleared"]["recitation_detail"].endswith("failed dynbench verify")  # no verdict, and why
+    assert "failed" not in rows["reciter"]["recitation_detail"] + rows["solver"]["recitation_detail"]
     board = (out / "leaderboard.md").read_text()
     assert "recitation (p)" in board and "| contaminated (p " in board
     assert "class='recited'" in (out / "index.html").read_text()

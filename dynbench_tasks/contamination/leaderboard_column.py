@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dynbench_tasks.analysis.leaderboard import Recitation, Submission
-from dynbench_tasks.analysis.verify import VERIFIED, TaskVerdict
+from dynbench_tasks.analysis.verify import FAILED, VERIFIED, TaskVerdict
 from dynbench_tasks.contamination.detect import BENCHMARK, gather, verdicts
 from dynbench_tasks.contamination.verdict import CONTAMINATED
 
@@ -25,7 +25,11 @@ def recitation_column(checked: dict[int, TaskVerdict]) -> Callable[[Submission],
         accepted = [run for run in submission.runs if id(run) in checked and checked[id(run)].outcome == VERIFIED]
         found = verdicts(gather(accepted))
         if not found:
-            return Recitation(None, None, NO_EVIDENCE, False)
+            # a run whose recorded flags were dropped fails verify: named, so that no verdict never reads as clean
+            failed = sorted({run.task for run in submission.runs if id(run) in checked and run.samples
+                             and checked[id(run)].outcome == FAILED})
+            detail = NO_EVIDENCE + (f"; {', '.join(failed)} failed dynbench verify" if failed else "")
+            return Recitation(None, None, detail, False)
         ((_, verdict),) = found.items()
         detail = (f"{verdict.stale_documents} of {verdict.documents} documents stale against "
                   f"{verdict.decoy_documents} decoy (samples {verdict.stale} / {verdict.decoy} of {verdict.samples})")
