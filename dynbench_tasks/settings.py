@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from dynbench_tasks.scoring import JUDGING_RULES
-from mutators import ENGINE_VERSION
+from mutators import COUNTING_PYTHON, ENGINE_VERSION
 
 DEFAULT_SEED = 0
 FRESH = "fresh"  # --metadata '{"seed": "fresh"}': a seed drawn from the OS, one per run
@@ -63,5 +63,5 @@ class TaskSettings:
         excluded = ("prompt", "timeout", "data_dir", "data_source", "scope", "ids", "repeats", "temperature",
                     "judging_rules")
         identity = {k: v for k, v in asdict(self).items() if k not in excluded}
-        identity.update(engine=ENGINE_VERSION, source=source, columns=DOCUMENT_COLUMNS)
+        identity.update(engine=ENGINE_VERSION, python=COUNTING_PYTHON, source=source, columns=DOCUMENT_COLUMNS)
         return hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:32]

@@ -13,7 +13,7 @@ import importlib
 
 from mutators.errors import DynbenchError
 from mutators.programs import MUTATED, REJECTED, STATUSES, UNCHANGED, UNPARSEABLE, ProgramKind
-from mutators.version import ENGINE_VERSION
+from mutators.version import COUNTING_PYTHON, ENGINE_VERSION
 
 _LAZY = {
     "OPERATORS": "mutators.chain",
@@ -27,6 +27,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "COUNTING_PYTHON",
     "ENGINE_VERSION",
     "MUTATED",
     "REJECTED",

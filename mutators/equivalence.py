@@ -8,10 +8,13 @@ inputs on which the original fails or runs past its step budget are dropped, and
 a perturbed input that does not finish quickly is one that blew the program up, and waiting out a long
 limit was most of a cold build. Their lines are counted (:mod:`mutators.execution.worker`), so every
 machine drops the same ones. Stdin programs (Avatar, CodeNet) run once per test as ``__main__``,
-original (once for all its mutants) and mutant in separate children; exit and stdout must agree. A
+original (once for all its mutants) and mutant in separate children; exit and stdout must agree. Their
+lines are counted too: a test on which the original runs more than ``script_steps`` lines is not checked
+(a few Avatar programs run tens of millions on some tests, and checking every chain's mutant there was
+most of a cold build), and a mutant may run ``_MUTANT_SLOWER`` times the original's lines on a test. A
 disagreement rejects the mutant, with the input that showed it in the reason. The benchmark's own
-inputs have CPU time limits far above what their programs need; where one stops a run the check says
-so (:mod:`mutators.runaway`). Mutation is correct by construction; this is the safety net.
+function calls have CPU time limits far above what their programs need; where one stops a run the
+check says so (:mod:`mutators.runaway`). Mutation is correct by construction; this is the safety net.
 """
 
 from __future__ import annotations
@@ -30,12 +33,16 @@ from mutators.programs import MUTATED, REJECTED, CallTests, StdinTests, Tests
 
 @dataclass
 class CheckSettings:
-    seconds: float = 2.0  # CPU seconds per given call or per script run; the mutant gets three times as long
+    # CPU seconds per given call (a counted script run: COUNTED_SLOWER times as long); the mutant gets thrice that
+    seconds: float = 2.0
     seed: int = 0
     # Lines a perturbed extra call of the original may run (the mutant three times as many): the longest
     # published CRUXEval call runs 625.
     extra_steps: int = 200_000
     extra_seconds: float = 0.025  # CPU seconds per extra call, uncounted (counted: COUNTED_SLOWER times as long)
+    # Lines the original may run on one stdin test: 90% of Avatar's tests run under 21,000, its heaviest
+    # over 20 million (76 of its 2,133 tests run more than this and are not checked).
+    script_steps: int = 2_000_000
 
     @property
     def extra_budget(self) -> float:
@@ -86,10 +93,16 @@ def _compare_task(plan: _ProgramPlan, mutants: list[_Mutant], settings: CheckSet
     }
 
 
-def _script_task(source: str, stdin: str, seconds: float) -> dict:
+_MUTANT_SLOWER = 10  # times the original's lines on a test a mutant may run there (For2While's loop runs 2 to 3)
+_MUTANT_SLACK = 100  # lines more, for the few statements a mutant adds where its original runs almost none
+
+
+def _script_task(source: str, stdin: str, seconds: float, steps: int) -> dict:
+    """One counted run of a stdin program; ``seconds`` (uncounted, COUNTED_SLOWER times as long) stops runaways."""
+    seconds *= COUNTED_SLOWER
     return {
         "kind": "run_script",
-        "payload": {"source": source, "stdin": stdin, "seconds": seconds},
+        "payload": {"source": source, "stdin": stdin, "seconds": seconds, "steps": steps},
         "limits": {"wall_seconds": wall_seconds(seconds), "cpu_seconds": int(seconds) + 2, "nproc": 64},
     }
 
@@ -124,20 +137,33 @@ def _judge_calls(mutant: _Mutant, outcome: dict, report: dict | None) -> None:
         result.verified_inputs += entry["original"] == "return"  # a call that fails verifies nothing
 
 
+def _script_run(outcome: dict) -> dict:
+    """What a finished script run reported (empty for one that did not finish or reported garbage)."""
+    result = outcome.get("result") if outcome.get("status") == "ok" else None
+    return result if isinstance(result, dict) else {}
+
+
 def _script_outcome(outcome: dict) -> str:
     if outcome.get("status") == "ok":
-        return outcome["result"]["outcome"]
-    return outcome.get("status", "error")
+        return str(_script_run(outcome).get("outcome", "error"))
+    return str(outcome.get("status", "error"))
 
 
-def _judge_scripts(result: MutationResult, tests: StdinTests, original_runs, mutant_runs) -> None:
+def _mutant_steps(original: dict, settings: CheckSettings) -> int:
+    """A mutant's step budget on a test: ``_MUTANT_SLOWER`` times what its original counted there, or
+    times the original's own budget where its run counted nothing (it died, say)."""
+    steps = _script_run(original).get("steps")
+    counted = steps if type(steps) is int else settings.script_steps
+    return _MUTANT_SLOWER * counted + _MUTANT_SLACK
+
+
+def _judge_scripts(result: MutationResult, tests: StdinTests, checked: list[int], original_runs, mutant_runs) -> None:
+    """Judge a script mutant on the tests at ``checked`` (those its original ran within budget)."""
     expected = tests.expected if tests.expected is not None else [None] * len(tests.inputs)
-    for stdin, wanted, original, mutant in zip(tests.inputs, expected, original_runs, mutant_runs, strict=True):
+    for index, original, mutant in zip(checked, original_runs, mutant_runs, strict=True):
+        stdin, wanted = tests.inputs[index], expected[index]
         before, after = _script_outcome(original), _script_outcome(mutant)
-        if before == "timeout":
-            continue
-        printed_before = original.get("result", {}).get("stdout")
-        printed_after = mutant.get("result", {}).get("stdout")
+        printed_before, printed_after = _script_run(original).get("stdout"), _script_run(mutant).get("stdout")
         if before != after or printed_before != printed_after:
             shown = stdin if len(stdin) <= 60 else stdin[:57] + "..."
             _reject(
@@ -174,17 +200,6 @@ class _ProgramPlan:
     extras: list[tuple[tuple, dict]]
     mutants: list[_Mutant] = field(default_factory=list)
     task: int = 0
-
-
-@dataclass
-class _ScriptPlan:
-    """One mutant's stdin runs: the original's runs (shared by its mutants) at ``original``, the
-    mutant's from ``task`` on."""
-
-    result: MutationResult
-    tests: StdinTests
-    original: list[int]
-    task: int
 
 
 def _plan(items, settings: CheckSettings):
@@ -232,29 +247,41 @@ def check_equivalence(
     for plan in programs:
         plan.task = len(tasks)
         tasks.append(_compare_task(plan, plan.mutants, settings))
-    original_runs: dict[tuple[str, str], int] = {}
-    script_plans = []
-    for code, result, tests in scripts:
-        original = []
+    original_runs: dict[tuple[str, str], int] = {}  # each original's run on each test, shared by its mutants
+    for code, _, tests in scripts:
         for stdin in tests.inputs:
             if (code, stdin) not in original_runs:
                 original_runs[code, stdin] = len(tasks)
-                tasks.append(_script_task(tests.script(code), stdin, settings.seconds))
-            original.append(original_runs[code, stdin])
-        script_plans.append(_ScriptPlan(result, tests, original, len(tasks)))
-        tasks.extend(_script_task(tests.script(result.code), stdin, settings.seconds * 3) for stdin in tests.inputs)
+                tasks.append(_script_task(tests.script(code), stdin, settings.seconds, settings.script_steps))
     before = runaway.stopped()
     outcomes = sandbox.run(tasks, progress=progress)
     runaway.note(outcomes[len(programs):])  # the scripts' runs; the programs' as they are judged
     _judge_programs(programs, outcomes, sandbox, settings)
-    for plan in script_plans:
-        count = len(plan.tests.inputs)
-        _judge_scripts(plan.result, plan.tests, [outcomes[i] for i in plan.original],
-                       outcomes[plan.task : plan.task + count])
+    originals = [outcomes[original_runs[code, stdin]] for code, _, tests in scripts for stdin in tests.inputs]
+    _check_scripts(scripts, originals, sandbox, settings, progress)
     for result, checked in twins:
         result.status, result.reason = checked.status, checked.reason
         result.checked_inputs, result.verified_inputs = checked.checked_inputs, checked.verified_inputs
     runaway.report("the equivalence check", before)
+
+
+def _check_scripts(scripts, original_runs: list[dict], sandbox: Sandbox, settings: CheckSettings,
+                   progress: Callable[[int], None] | None) -> None:
+    """Run each script mutant on the tests its original finished within ``script_steps`` (``original_runs``:
+    every script's tests in turn), with ``_MUTANT_SLOWER`` times the original's lines there, and judge it."""
+    runs = iter(original_runs)
+    plans, tasks = [], []
+    for _, result, tests in scripts:
+        originals = [next(runs) for _ in tests.inputs]
+        checked = [index for index, run in enumerate(originals)
+                   if _script_outcome(run) not in ("timeout", "over_budget")]
+        plans.append((result, tests, checked, [originals[index] for index in checked], len(tasks)))
+        tasks.extend(_script_task(tests.script(result.code), tests.inputs[index], 3 * settings.seconds,
+                                  _mutant_steps(originals[index], settings)) for index in checked)
+    outcomes = sandbox.run(tasks, progress=progress) if tasks else []
+    runaway.note(outcomes)
+    for result, tests, checked, originals, start in plans:
+        _judge_scripts(result, tests, checked, originals, outcomes[start : start + len(checked)])
 
 
 def _judge_programs(programs: list[_ProgramPlan], outcomes: list[dict], sandbox: Sandbox,

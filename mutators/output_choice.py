@@ -30,10 +30,11 @@ hash seeds and kept only where it answers them cleanly, within a step budget, al
 where the problem's ``prepare`` checks them against a reference, where that agrees); the answers on
 them are the edited program's, as on the published ones.
 
-Where the unedited program fails, or does not give the published answer, on some of a problem's
-inputs but on no more than half of them, the problem is scored on the others only: on those the
-benchmark is wrong about its own program (its Python and its reference disagree), so an answer
-recomputed there could not be checked. The new answers of the inputs left out are None.
+Where the unedited program fails, does not give the published answer, or (a translation problem's)
+runs more than ``unedited_steps`` lines, on some of a problem's inputs but on no more than half of them,
+the problem is scored on the others only: on those the benchmark is wrong about its own program (its
+Python and its reference disagree), so an answer recomputed there could not be checked, or every edit
+searched would cost what the heaviest input does. The new answers of the inputs left out are None.
 
 Every run here has its program's lines counted (:mod:`mutators.execution.worker`), and an edit is refused
 as too slow on its count, which every machine makes the same: a CRUXEval call may run ``call_steps``
@@ -78,6 +79,10 @@ class OutputRules:
     # such edits are most of a cold CRUXEval build's work.
     call_steps: int = 100_000
     script_steps: int = 1_000_000  # lines an edited script may run beyond _SLOWER times the unedited program's
+    # Lines the unedited program of a translation problem may run on one input, published or derived: an
+    # input past it is not scored (as one the program fails), so no edit is searched on it. 90% of Avatar's
+    # published inputs run under 21,000; its heaviest, over 20 million, made most of a cold build's work.
+    unedited_steps: int = 2_000_000
     # CPU seconds per call or stdin run, uncounted (a counted run gets COUNTED_SLOWER times as long): only
     # a runaway in C reaches them. The slowest CRUXEval edit that ran within its budget took 7.5 ms counted
     # (2 busy cores), 27 times less than its limit.
@@ -187,12 +192,17 @@ def _seconds(problem: Problem, rules: OutputRules) -> float:
     return COUNTED_SLOWER * (problem.seconds or default)
 
 
-def _steps(problem: Problem, rules: OutputRules) -> int | None:
-    """The step budget of a call or run of the problem; None (counted, unbudgeted) for a translation
-    problem's unedited program, whose count sets its edits' budget (:func:`_find_baselines`)."""
+def _unedited_translation(problem: Problem) -> bool:
+    """Whether the problem is a translation problem's unedited program (it says its ``seconds``), whose
+    count sets its edits' budget (:func:`_find_baselines`)."""
+    return problem.steps is None and (isinstance(problem.tests, StdinTests) or bool(problem.seconds))
+
+
+def _steps(problem: Problem, rules: OutputRules) -> int:
+    """The step budget of a call or run of the problem."""
     if problem.steps is not None:
         return problem.steps
-    return None if isinstance(problem.tests, StdinTests) or problem.seconds else rules.call_steps
+    return rules.unedited_steps if _unedited_translation(problem) else rules.call_steps
 
 
 def _each_task(program: str, expressions: list[str], seconds: float, steps: int | None) -> dict:
@@ -450,19 +460,16 @@ def _find_baselines(searches: list[_Search], sandbox, rules: OutputRules) -> Non
             search.candidates = []
             continue
         problem.baseline = answers
-        if _steps(problem, rules) is None:  # an edit that makes it far slower is no small edit
+        if _unedited_translation(problem):  # an edit that makes it far slower is no small edit
             counted = _counted_steps(problem, outcomes, count)
             slack = rules.script_steps if isinstance(problem.tests, StdinTests) else rules.call_steps
             problem.steps = _SLOWER * max(steps for steps, scored in zip(counted, problem.scored or [True] * count,
                                                                          strict=True) if scored) + slack
 
 
-_DERIVED_STEPS = 5_000_000  # the most lines a derived input may make the unedited program run
-
-
 def _steady(first: dict | None, second: dict | None) -> bool:
     """Whether two runs of the unedited program on a derived input (under the two hash seeds) exited
-    cleanly within ``_DERIVED_STEPS`` (the probe's budget), printing the same, and something."""
+    cleanly within the probe's step budget (``unedited_steps``), printing the same, and something."""
     runs = (first, second)
     return all(run is not None and run.get("outcome") == "exit:0" and isinstance(run.get("stdout"), str)
                for run in runs) \
@@ -475,7 +482,7 @@ def keep_derived(problems: list[Problem], sandboxes, rules: OutputRules | None =
     rules = rules or OutputRules()
     problems = [problem for problem in problems if problem.derived and problem.baseline is None]
     probes = [replace(problem, inputs=problem.derived_inputs(), published=None, derived=0, prepare=None,
-                      steps=_DERIVED_STEPS) for problem in problems]
+                      steps=rules.unedited_steps) for problem in problems]
     if not probes:
         return
     jobs = [(probe, probe.code) for probe in probes]
@@ -682,8 +689,9 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
         result.new_answers = chosen.answers_by_input()
         result.derived_inputs = list(chosen.derived)
         if chosen.scored is not None:
-            result.reason = f"newoutput: scored on {len(chosen.answers)} of {len(chosen.scored)} inputs (the " \
-                            "published program fails or disagrees with the benchmark's answer on the others)"
+            result.reason = f"newoutput: scored on {len(chosen.answers)} of {len(chosen.scored)} inputs (on the " \
+                            f"others the published program fails, runs more than {rules.unedited_steps:,} lines, " \
+                            "or disagrees with the benchmark's answer)"
         if len(chosen.answers) == 1 and isinstance(problem.tests, CallTests):
             result.expected_output = chosen.answers[0]
         # The published input still answers input prediction unless it gives another answer now.

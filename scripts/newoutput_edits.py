@@ -51,7 +51,7 @@ def _broken(benchmark: str, docs: list[dict]) -> list[str]:
     from dynbench_tasks.benchmarks import BENCHMARKS
     from dynbench_tasks.benchmarks.new_answers import script_problem
     from mutators.execution import Sandbox
-    from mutators.output_choice import answers_of
+    from mutators.output_choice import OutputRules, answers_of
     from mutators.programs import StdinTests
 
     spec, broken = BENCHMARKS[benchmark], []
@@ -61,7 +61,8 @@ def _broken(benchmark: str, docs: list[dict]) -> list[str]:
             # the document's tests as they stand, derived ones among them: none derived again
             problem = script_problem(program.tests, shown) if isinstance(program.tests, StdinTests) else \
                 program.answers(shown)
-            answers = answers_of(problem, sandbox)
+            # the shown program is an edited one, which may run more lines than an unedited one's budget
+            answers = answers_of(problem, sandbox, OutputRules(unedited_steps=100_000_000))
             if doc.get("expected_records"):  # TransCoder: the harness values, flat
                 expected, position = [], 0
                 for answer in answers if not isinstance(answers, str) else []:

@@ -5,7 +5,7 @@ from textwrap import dedent
 
 from mutators import MUTATED, REJECTED, ProgramKind, mutate
 from mutators.equivalence import CheckSettings, check_equivalence
-from mutators.programs import CallTests
+from mutators.programs import CallTests, StdinTests
 
 # Loops for ever on most perturbed inputs, returns at once on the benchmark's own.
 SLOW_ON_EXTRAS = dedent("""\
@@ -83,3 +83,33 @@ def test_a_sequence_that_begins_another_takes_the_original_run_of_the_longer(tmp
     assert [entry["agree"] for entry in second["inputs"]] == [True, True, True]
     assert [entry["agree"] for entry in wrong["inputs"]] == [False, False, False]
     assert (tmp_path / "defined.txt").read_text() == "x"
+
+
+def test_a_script_is_checked_on_the_tests_its_original_runs_within_budget_and_its_mutant_counted_there(sandbox):
+    """With ``script_steps`` 100, the test on which the original runs about 600 lines is not checked; a
+    mutant that runs more than ten times the original's lines on a checked test is refused on its count."""
+    code = "n = int(input())\ntotal = 0\nfor i in range(n):\n    total += i\nprint(total)\n"
+    tests = StdinTests(["3\n", "300\n"], ["3", str(sum(range(300)))])
+    settings = CheckSettings(script_steps=100)
+    faithful = mutate(code, "F", 0, kind=ProgramKind.SCRIPT)
+    slow = mutate(code, "V1", 0, kind=ProgramKind.SCRIPT)
+    slow.code = code.replace("print(total)", "for j in range(100):\n    pass\nprint(total)")
+    check_equivalence([(code, faithful, tests), (code, slow, tests)], sandbox, settings)
+    assert faithful.status == MUTATED and faithful.checked_inputs == faithful.verified_inputs == 1
+    assert slow.status == REJECTED and "original exit:0" in slow.reason and "mutant over_budget" in slow.reason
+    roomy = mutate(code, "F", 0, kind=ProgramKind.SCRIPT)
+    slow.status = MUTATED
+    check_equivalence([(code, roomy, tests), (code, slow, tests)], sandbox, CheckSettings(script_steps=10_000))
+    assert roomy.status == MUTATED and roomy.checked_inputs == 2
+    # on "3" the original runs 10 lines: the mutant's 211 are past ten times that (and 100), on "300" they are not
+    assert slow.status == REJECTED and slow.reason.startswith("differs on stdin '3\\n'"), slow.reason
+
+
+def test_a_script_whose_original_dies_on_a_test_is_checked_against_its_own_budget_there(sandbox):
+    """An original that dies reports no count: its mutant then gets ten times the original's budget, and
+    agrees by dying too."""
+    code = "import os\nn = int(input())\nif n == 0:\n    os.kill(os.getpid(), 9)\nprint(n)\n"
+    tests = StdinTests(["0\n", "5\n"], ["", "5"])
+    result = mutate(code, "V1", 0, kind=ProgramKind.SCRIPT)
+    check_equivalence([(code, result, tests)], sandbox, CheckSettings(script_steps=100))
+    assert result.status == MUTATED and result.checked_inputs == 2, result.reason

@@ -186,6 +186,21 @@ def test_an_altered_run_never_verifies(honest_run, tmp_path, verify_here, kind, 
     assert any("FAILED" in line and message in line for line in lines), (kind, lines)
 
 
+def test_documents_that_differ_name_the_cpython_only_where_it_differs(honest_run, tmp_path, verify_here):
+    """Step budgets count CPython's line events: a run built on another version says which."""
+    from mutators import COUNTING_PYTHON
+
+    for python in ("3.99", COUNTING_PYTHON):
+        (tmp_path / python).mkdir()
+        copy = altered(honest_run, tmp_path / python, lambda f, python=python: _edit_results(
+            f, lambda r: r["configs"]["cruxeval_fuv"]["metadata"]["dynbench"].update(seed=4, python=python)))
+        code, lines = verify_here(copy)
+        [line] = [line for line in lines if "the documents differ" in line]
+        named = f"the documents differ from the ones the recorded seed, chain and data give (built with CPython " \
+                f"'3.99', rebuilt with {COUNTING_PYTHON}:"
+        assert code == 1 and (named in line) is (python == "3.99"), line
+
+
 def test_a_run_without_logged_samples_cannot_be_verified(honest_run, tmp_path):
     copy = altered(honest_run, tmp_path, lambda f: [p.unlink() for p in f.rglob("samples_*.jsonl")])
     code, lines = verify(copy)

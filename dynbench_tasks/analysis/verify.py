@@ -247,7 +247,7 @@ def _limit_documents(limit: Any, total: int) -> int | None:
 
 
 def _check_provenance(provenance: dict, task) -> list[str]:
-    from mutators import ENGINE_VERSION
+    from mutators import COUNTING_PYTHON, ENGINE_VERSION
 
     problems = []
     if provenance.get("engine_version") != ENGINE_VERSION:
@@ -267,7 +267,12 @@ def _check_provenance(provenance: dict, task) -> list[str]:
         problems.append(f"data digest differs (run {one_line(recorded_data)[:12]}, here {here['sha256'][:12]} from "
                         f"{here['origin']}: verify reads the bundled data or --data-dir, never the run's own)")
     elif provenance.get("documents_sha256") != rebuilt.get("documents_sha256"):
-        problems.append("the documents differ from the ones the recorded seed, chain and data give")
+        built_with = provenance.get("python")
+        other = "" if built_with == COUNTING_PYTHON else (
+            f" ({'no CPython recorded' if built_with is None else f'built with CPython {shown(built_with)}'}, rebuilt "
+            f"with {COUNTING_PYTHON}: the step budgets that decide NewInput's and NewOutput's choices count "
+            "CPython's line events, which another version may count apart)")
+        problems.append(f"the documents differ from the ones the recorded seed, chain and data give{other}")
     elif provenance.get("counts") != rebuilt.get("counts"):
         problems.append(f"the counts {shown(provenance.get('counts'))} claimed, the rebuilt documents give "
                         f"{rebuilt.get('counts')}")

@@ -83,7 +83,8 @@ def add_parsers(commands) -> None:
         help="operator option, e.g. varnorm2.length=5 or constunfold.max_offset=3 (repeatable)",
     )
     parser.add_argument("--limit", type=positive_int, help="only the first N programs")
-    parser.add_argument("--timeout", type=float, default=2.0, help="seconds per checked call or run (default 2)")
+    parser.add_argument("--timeout", type=float, default=2.0,
+                        help="CPU seconds per checked call (default 2; a stdin run, counted, ten times as long)")
     parser.add_argument("--workers", type=int, help="sandbox processes (default: one per core)")
     parser.add_argument(
         "--max-program-bytes", type=positive_int, metavar="N",

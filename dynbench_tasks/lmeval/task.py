@@ -27,7 +27,7 @@ from dynbench_tasks.lmeval.settings import TaskSettings, settings_from_metadata
 from dynbench_tasks.lmeval.sources import load_raw
 from dynbench_tasks.scoring import process_results
 from dynbench_tasks.settings import CHAT_PROMPT
-from mutators import ENGINE_VERSION
+from mutators import COUNTING_PYTHON, ENGINE_VERSION
 from mutators.execution.isolation import isolation
 
 logger = logging.getLogger("lm_eval.dynbench")
@@ -46,7 +46,8 @@ def provenance(settings: TaskSettings, repeats, temperature) -> dict[str, Any]:
         installed = version("dynbench")
     except PackageNotFoundError:
         installed = "unknown"
-    return {"dynbench_version": installed, "engine_version": ENGINE_VERSION, "benchmark": settings.benchmark,
+    return {"dynbench_version": installed, "engine_version": ENGINE_VERSION, "python": COUNTING_PYTHON,
+            "benchmark": settings.benchmark,
             "variant": settings.variant, "chain": settings.chain, "seed": settings.seed,
             "options": dict(settings.options), "scope": settings.scope, "prompt": settings.prompt,
             "repeats": repeats, "temperature": temperature, "timeout": settings.timeout, "ids": list(settings.ids),
