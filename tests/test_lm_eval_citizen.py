@@ -194,8 +194,28 @@ def test_a_document_build_says_how_far_it_is_every_so_often(small_data, monkeypa
     assert len(list(tm.load(["cruxeval_fuv"])["tasks"]["cruxeval_fuv"].test_docs())) > 0
     lines = [line for line in capfd.readouterr().err.splitlines() if line.startswith("dynbench: cruxeval_fuv:")]
     assert lines and all(re.fullmatch(r"dynbench: cruxeval_fuv: building documents for 0:\d\d: \d+ of 40 programs "
-                                      r"rewritten, (\d+) of (\d+) sandbox runs asked for so far done", line)
-                         for line in lines), lines
+                                      r"rewritten; (no sandbox runs asked for yet|sandbox runs done of those asked "
+                                      r"for so far: \d+ of \d+ checking mutants)", line) for line in lines), lines
+
+
+def test_the_build_line_counts_the_runs_of_each_stage_apart():
+    """The equivalence check's runs (the unseeded sandbox) and the new answers' searches (the seeded ones)
+    are counted apart, so a translation build's line says which stage it is in."""
+
+    class Finishing:
+        def run(self, tasks, progress=None):
+            progress(len(tasks) - 1)  # one run still going
+            return []
+
+    progress = build_progress.BuildProgress("avatar_fuvo", 100)
+    assert progress.line().endswith("0 of 100 programs rewritten; no sandbox runs asked for yet")
+    sandbox = progress.sandboxes(lambda hash_seed=None: Finishing())
+    sandbox(None).run([{}] * 4)
+    assert progress.line().endswith("sandbox runs done of those asked for so far: 3 of 4 checking mutants")
+    sandbox(1).run([{}] * 3)
+    sandbox(2).run([{}] * 2)
+    assert progress.line().endswith("sandbox runs done of those asked for so far: 3 of 4 checking mutants, "
+                                    "3 of 5 choosing new inputs and outputs")
 
 
 def test_the_cost_of_a_cpu_run_comes_from_its_first_batch_and_the_advice_keeps_answers_right():
