@@ -336,12 +336,83 @@ def test_an_input_taken_back_inside_its_statement_is_no_answer(generation, read)
     assert input_read(generation) == read
 
 
+# Trust round four: each reply below passed on the right answer though its final one is wrong: the answer taken
+# back for a value in words, in typographic quotes or behind a sign, in words of correction not listed, or in
+# sentences no statement form holds ("the true output is 0", "final result: 0", "It returns 0." after the answer).
+# Each is now ambiguous; beside each, the honest neighbour still passes.
+@pytest.mark.parametrize("generation, read", [
+    ("The output is 'abab'.\nActually, I made a mistake: it returns an empty list.", ("'abab' | []", AMBIGUOUS)),
+    ("The output is 'abab'.\nWait, it is the empty string.", ("'abab' | ''", AMBIGUOUS)),
+    ("The output is 'abab'.\nActually it returns negative three.", ("'abab' | -3", AMBIGUOUS)),
+    ("The output is 'abab'.\nHold up, it returns false.", ("'abab' | False", AMBIGUOUS)),
+    ("The output is 'abab'.\nActually, I made a mistake: it returns \u201cba\u201d.", ("'abab' | \"ba\"", AMBIGUOUS)),
+    ("The output is 'abab'.\nSorry, it is \u2018ba\u2019.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nActually, I made a mistake: it returns -('abab').", ("'abab' | -('abab')", AMBIGUOUS)),
+    ("The output is 'abab'.\nOops: ~5.", ("'abab' | ~5", AMBIGUOUS)),
+    ("The output is 'abab'.\nHang on, the loop runs once more, so it ends up as 0.", ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\nI made a small error: 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nHmm. The true output is 0.", ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\nHmm, final result: 0", ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\nLet me double-check by tracing: the final result is 0.", ("'abab' | 0", AMBIGUOUS)),
+    ("[ANSWER]\nassert f('ab', 2) == 'abab'\n[/ANSWER]\nIt returns 0.", ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\nSo the function gives **0** in the end.", ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\nIt evaluates to 0, not 'abab'.", ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\nThat's zero.", ("'abab' | 0", AMBIGUOUS)),
+    ("The output is 'abab'.\nThe result is nothing.", ("'abab' | None", AMBIGUOUS)),
+    ("The output is 'abab'.\nActually, final value: nothing", ("'abab' | None", AMBIGUOUS)),
+    ("'abab'\nFinal value: `0`", ("'abab' | 0", AMBIGUOUS)),
+    # honest neighbours: a sentence whose value is more than a value, a condition, a value restated, words
+    ("The output is 'abab'.\nIt returns the string repeated.", ("'abab'", "")),
+    ("The output is 'abab'.\nIt returns 3 for the first element, so the rest follows.", ("'abab'", "")),
+    ("The output is 'abab'.\nIf n were 0, it returns ''.", ("'abab'", "")),
+    ("The output is 'abab'.\nFor the first element it is 'a'.", ("'abab'", "")),
+    ("The output is 'abab'.\nIt would return an empty list only for an empty s.", ("'abab'", "")),
+    ("The output is 'abab'.\nHang on, let me trace once more: it ends up as 'abab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nThe true output is \u201cabab\u201d, as traced.", ("'abab'", "")),
+    ("The output is 'abab'.\nThe function\u2019s loop doesn\u2019t change s; that is true.", ("'abab'", "")),
+    ("The output is 'abab'.\nIt would raise an error only for a negative n.", ("'abab'", "")),
+    ("The output is 'abab'.\nI made an error in my first trace, but the output is 'abab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nActually, let me verify:\n- 'abab', as traced.", ("'abab'", "")),  # a bullet, no sign
+    ("The output is 'abab'.\nIt is 4 characters long; the loop runs zero times.", ("'abab'", "")),
+    ("The output is 'abab'.\n" + "It returns 'abab'.\n" * 200, ("'abab'", "")),  # a model that repeats itself
+])
+def test_an_answer_taken_back_in_prose_is_no_answer(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, read", [
+    ("The input is f('ab', 2).\nActually, I made a mistake: the first argument should be the empty string.",
+     ("f('ab', 2) | f('')", AMBIGUOUS)),
+    ("The input is f('ab', 2).\nCould it be f('b')? Yes, I made an error, it's f('b').", ("f('ab', 2) | f('b')", AMBIGUOUS)),
+    ("The input is f('ab', 2).\nHang on: call it as f('b', 1).", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("The input is f('ab', 2).\nHmm. The true input is 'b', 1.", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("The input is f('ab', 2).\nLet me double-check by tracing: the final call is f('b', 1).",
+     ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("[ANSWER]\nassert f('ab', 2) == 'abab'\n[/ANSWER]\nIt is f('b', 1).", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("The input is f('ab', 2).\nActually, I made a mistake: it is f(\u2018b\u2019, 1).", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("The input is f('ab', 2).\nThe arguments are 'b', 1.", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    # honest neighbours: the output said again, the answer said again after a correction, a sentence about the output
+    ("The input is f('ab', 2).\nHang on, let me trace once more: it ends up as 'abab'.", ("f('ab', 2)", "")),
+    ("The input is f('ab', 2).\nIt returns 'abab'.", ("f('ab', 2)", "")),
+    ("The input is f('ab', 2).\nI made an error in my first trace, but the input is f('ab', 2).", ("f('ab', 2)", "")),
+    ("The input is f('ab', 2).\nThat is f('ab', 2), as checked.", ("f('ab', 2)", "")),
+])
+def test_an_input_taken_back_in_prose_is_no_answer(generation, read):
+    assert input_read(generation) == read
+
+
 # reply to a document from (the answer, a wrong one), values or, for input prediction, calls -> its status
 TAKEN_BACK = [
     (lambda right, wrong: f"The answer is {right}.\nActually, I made a mistake: it is {wrong}.", AMBIGUOUS),
     (lambda right, wrong: f"**Answer:** {right}\nCorrection - it is {wrong}, not the above.", AMBIGUOUS),
     (lambda right, wrong: f"The answer is {right}. This is actually because the loop runs 2 times.", "passed"),
     (lambda right, wrong: f"**Answer:** {right}\n\nLet me double-check: every step again. Yes, {right}.", "passed"),
+    (lambda right, wrong: f"The answer is {right}.\nHang on, the loop runs once more, so it ends up as {wrong}.",
+     AMBIGUOUS),
+    (lambda right, wrong: f"The answer is {right}.\nHmm. The true answer is {wrong}.", AMBIGUOUS),
+    (lambda right, wrong: f"The answer is {right}.\nActually, I made a mistake: it is {wrong.replace(chr(39), chr(8217))}.",
+     AMBIGUOUS),
+    (lambda right, wrong: f"The answer is {right}.\nIt returns the value the loop builds, as traced.", "passed"),
 ]
 
 
@@ -430,6 +501,13 @@ def test_hostile_sizes_and_counts_stay_cheap():
     assert output_read("assert f('ab', 2) == 'abab'; " * 500)[1] == AMBIGUOUS
     assert output_read("```\n" + "'abab'\n" * 2_000 + "```")[1] == AMBIGUOUS
     assert output_read("The output is 'abab'.\nActually " + "x\u03b1 " * 5_000 + "'abab'") == ("'abab'", "")
+    # sentences after the answer that may say another one, each read up to a bound of distinct ones: past it, ambiguous
+    assert output_read("The output is 'abab'.\n" + ", it is" * 2_500)[1] == AMBIGUOUS
+    assert input_read("The input is 'ab', 2.\n" + ", it is" * 2_500)[1] == AMBIGUOUS
+    assert output_read("The output is 'abab'.\n" + "It returns 'abab'.\n" * 1_000) == ("'abab'", "")
+    assert output_read("The output is 'abab'.\nIt returns " + "(1. " * 4_500) == ("'abab'", "")  # sentence ends, no value
+    assert output_read("The output is 'abab'.\n" + "if " * 6_000 + "it is 1.") == ("'abab'", "")
+    assert output_read("The output is 'abab'.\nWait, it is " + "an empty list, " * 1_100) == ("'abab' | []", AMBIGUOUS)
     assert time.perf_counter() - started < 20
 
 

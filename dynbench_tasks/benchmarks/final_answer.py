@@ -14,8 +14,9 @@ statement must give the same answer; two different ones are ``ambiguous``, never
 them. Numbers in prose are never answers: only these forms are. An answer that the text after
 it takes back ("Actually, I made a mistake: it returns 0") is no answer either: words of correction
 there, then a value other than the answer, make the reply ``ambiguous``; a statement's own comment, and
-the lines of a closed block after its first statement, are such text too. ``# done`` ends nothing: what
-follows it is read.
+the lines of a closed block after its first statement, are such text too. So does a sentence after the last
+statement that says the answer is another value, in words no statement form holds ("It returns 0.", "the
+result is an empty list"). ``# done`` ends nothing: what follows it is read.
 
 The benchmark says how one statement reads (a :class:`Reading`); this module finds the statements.
 """
@@ -57,9 +58,11 @@ _ENDS_BLOCK = re.compile(r"^[ \t]*```|\[/?ANSWER\]", re.IGNORECASE)
 # W" states W beside the answer it takes back).
 _START = (r"(?:^[ \t>*_#-]*(?:\d+[.)][ \t]*)?|(?<=[.!?])[ \t]+|(?<=[,;:])[ \t]+)"
           r"(?:(?:so|thus|therefore|hence)\b,?[ \t]*)?[*_]*")
-_OUTPUT_NOUN = (r"(?:the[ \t]+)?(?:(?:final|expected|correct|actual|resulting)[ \t]+)?"
-                r"(?:output|answer|return(?:ed)?[ \t]+value)")
-_INPUT_NOUN = (r"(?:(?:the|an?|one)[ \t]+)?(?:(?:possible|valid|correct|suitable|final)[ \t]+)?"
+# Words that say a value is the answer's ("the true output", "the final result")
+_ADJECTIVE = r"(?:final|expected|correct|actual|resulting|true|real|right|exact|proper|ultimate|definitive)"
+_OUTPUT_NOUN = (rf"(?:the[ \t]+)?(?:(?:{_ADJECTIVE}[ \t]+){{0,2}}(?:output|answer|return(?:ed)?[ \t]+value)"
+                rf"|(?:{_ADJECTIVE}[ \t]+){{1,2}}result)")
+_INPUT_NOUN = (rf"(?:(?:the|an?|one)[ \t]+)?(?:(?:possible|valid|suitable|{_ADJECTIVE})[ \t]+)?"
                r"(?:input|answer)")
 _OF_THE_CALL = (r"(?:[ \t]+(?:of|for)[ \t]+(?:the[ \t]+)?(?:function(?:[ \t]+call)?|call|code|program|given[ \t]+"
                 r"input|`?f\([^\n]*?\)`?))?")
@@ -76,6 +79,44 @@ _NAMED = {
 _RETURNS = re.compile(
     rf"{_START}(?:the[ \t]+call[ \t]+)?`?(f\([^\n]*?\))`?[ \t]+(?:returns|will[ \t]+return|would[ \t]+return|"
     r"evaluates[ \t]+to|gives|outputs|is)[ \t]*:?[*_]*[ \t]*", re.IGNORECASE | re.MULTILINE)
+# Verbs of a function's returning a value
+_RETURNING = r"(?:returns?|returned|gives?|gave|yields?|produces?|outputs?|prints?|equals?|evaluates[ \t]+to)"
+_OUTPUT_VERB = (rf"(?:{_RETURNING}|ends[ \t]+up(?:[ \t]+(?:as|being|with|at))?|comes[ \t]+out(?:[ \t]+(?:as|to))?"
+                r"|results[ \t]+in)")
+# Right before a value, words that make it an output, never an input ("let me trace again: it ends up as 'abab'")
+_AN_OUTPUT_AHEAD = re.compile(rf"(?:\b{_OUTPUT_VERB}|==|->|=>)[ \t]*$", re.IGNORECASE)
+_VERB_CHARS = 40  # of the text before a value, read for such words
+# Sentences that say what the answer is in forms read only after the reply's last statement (:func:`_restated`):
+# "it/this/the function returns/gives/ends up as/is X", "the result/value is X", "Final value: X", and for input
+# prediction "it is X", "the call/arguments should be X"
+_ADVERB = r"(?:(?:actually|really|instead|then|now|just|simply|still|therefore|thus|finally|in[ \t]+fact)[ \t]+)?"
+_SAID_VERB = rf"[ \t]+{_ADVERB}(?:is|are|equals|becomes|will[ \t]+be|should[ \t]+be|must[ \t]+be)"
+_SAID = {
+    "output": re.compile(
+        rf"{_START}(?:(?:it|this|that|the[ \t]+(?:function|call|code|program|expression|assertion))[ \t]+{_ADVERB}"
+        rf"(?:{_OUTPUT_VERB}|becomes|is|(?:will|should|must)[ \t]+(?:be|return|give))"
+        r"|(?:it|this|that)'s"
+        rf"|(?:the[ \t]+)?(?:{_ADJECTIVE}[ \t]+){{0,2}}(?:output|answer|result|value|return(?:ed)?[ \t]+value)"
+        rf"{_OF_THE_CALL}(?:{_SAID_VERB}|[*_]*{_LABEL}))[*_]*[ \t]*:?[ \t]*", re.IGNORECASE | re.MULTILINE),
+    "input": re.compile(
+        rf"{_START}(?:(?:it|this|that|the[ \t]+(?:call|arguments?))[ \t]+{_ADVERB}"
+        r"(?:is|are|becomes|will[ \t]+be|should[ \t]+be|must[ \t]+be)|(?:it|this|that)'s"
+        rf"|(?:(?:the|an?|one)[ \t]+)?(?:(?:possible|valid|suitable|{_ADJECTIVE})[ \t]+){{0,2}}"
+        rf"(?:input|answer|call|arguments?)(?:{_SAID_VERB}|[*_]*{_LABEL}))[*_]*[ \t]*:?[ \t]*",
+        re.IGNORECASE | re.MULTILINE),
+}
+# A clause that opens with a condition or one step of many says what happens then, not what the answer is
+_CONDITION = re.compile(
+    r"\b(?:if|when|whenever|unless|otherwise|else|suppose|supposing|assuming|for[ \t]+(?:each|every|any|an?)"
+    r"|(?:for|in|on|at|after)[ \t]+(?:each|every|the[ \t]+(?:first|second|third|next|last|\w+th)))\b",
+    re.IGNORECASE)
+_SENTENCE_END_SPLIT = re.compile(r"[.!?](?:[ \t]|$)")
+_CLAUSE_END = re.compile(r"[.!?;](?=\s|$)")
+# What may follow the value in its sentence without changing it: "It returns 0 in the end.", "It is 0, not 'ab'."
+_SAID_ASIDE = re.compile(r",?[ \t]+(?:(?:in|at)[ \t]+the[ \t]+end|after[ \t]+all|in[ \t]+fact|finally|eventually"
+                         r"|ultimately|overall|here|then|now|instead|too|anyway|though|actually|really|indeed)[ \t]*$",
+                         re.IGNORECASE)
+_REJECTED = re.compile(r",[ \t]*(?:(?:and|but)[ \t]+)?not[ \t]", re.IGNORECASE)
 # LaTeX's \boxed{X}, as reasoning models end with it: X runs to the line's last closing brace
 _BOXED = re.compile(r"\\boxed\{([^\n]*)\}")
 _SENTENCE_END = re.compile(r"[.!?;](?=[ \t]+[A-Z(\[]|[ \t]*$)")
@@ -87,7 +128,8 @@ _WORD_END = re.compile(r"[,;:]?[ \t]+")
 _VALUE_AHEAD = r"(?=[-+\d'\"\[{(`*]|f\()"
 _VALUE_BEHIND = r"(?<=[\d'\"\]})`*])"
 _CLAUSE_STARTS = (r"(?:^|(?<=[.!?,;:\u2013\u2014-]))[ \t>*_#-]*"
-                  r"(?:actually|wait|hold[ \t]+on|oops|whoops|sorry|nope|no[ \t]+wait|no(?=[ \t]*[,.!:;\u2013\u2014-])"
+                  r"(?:actually|wait|hold[ \t]+(?:on|up)|hang[ \t]+on|just[ \t]+a[ \t]+(?:sec|second|moment|minute)"
+                  r"|oops|whoops|sorry|nope|no[ \t]+wait|no(?=[ \t]*[,.!:;\u2013\u2014-])"
                   r"|I[ \t]+mean|rather|instead|(?:update|edit)(?=[ \t]*:))\b")
 _BESIDE_A_VALUE = (rf"(?:\b(?:is|be|returns?|gives?)[ \t]+|'s[ \t]+)?\bactually[ \t]+(?:(?:is|be|returns?|gives?|"
                    rf"equals?|evaluates[ \t]+to|outputs?)[ \t]+)?{_VALUE_AHEAD}"
@@ -99,19 +141,40 @@ _ANYWHERE = (r"\b(?:mistake[ns]?|mistaken|miscalculat\w*|misread\w*|correction|c
              r"|my[ \t]+(?:bad|error)|apolog\w*|never[ \t]?mind|disregard\w*|ignore[ \t]+(?:that|this|the[ \t]+above)"
              r"|I[ \t]+take[ \t]+(?:it|that)[ \t]+back|strike[ \t]+that|not[ \t]+quite|typo|erratum|errata"
              r"|misspoke|misstat\w*|revised|revision|should[ \t]+have[ \t]+been"
+             r"|made[ \t]+(?:an?[ \t]+|some[ \t]+)?(?:\w+[ \t]+)?(?:errors?|slip|blunder)|erred|in[ \t]+error|oversight"
+             r"|messed[ \t]+up|I[ \t]+(?:forgot|overlooked|missed)"
              r"|re-?(?:check|consider|calculat|comput|evaluat|examin|trac|think|do|visit|run)\w*)\b")
 _CORRECTION = re.compile(rf"{_CLAUSE_STARTS}|{_BESIDE_A_VALUE}|{_ANYWHERE}", re.IGNORECASE | re.MULTILINE)
 # A word whose letters mix Latin with Cyrillic or Greek ("\u0410ctually" with a Cyrillic A) hides a word of
 # correction from the list, so it counts as one; values may mix them (a CRUXEval output starts with a Cyrillic C).
 _MIXED_SCRIPTS = re.compile(r"(?<![^\W\d_])(?=[^\W\d_]*[A-Za-z])(?=[^\W\d_]*[\u0370-\u03ff\u0400-\u04ff])[^\W\d_]+")
 # Where a value may start in prose: a number, a string, a bracket, a constant or a call of f (not a
-# quote inside a word: "it's")
-_VALUE_START = re.compile(r"(?<![\w'\"\\])(?:[-+]?\.?\d|[bBrRuU]?['\"]|[\[{(]|(?:True|False|None)\b|f\()")
+# quote inside a word: "it's"), with the signs written right before it ("-(3)" is not (3)); a sign after a
+# space is a list's bullet ("- 'ab'")
+_VALUE_START = re.compile(r"(?<![\w'\"\\])[-+~]*(?:\.?\d|[bBrRuU]?['\"]|[\[{(]|(?:True|False|None)\b|f\()")
 _MAX_CORRECTION_VALUES = 64  # places a value may start after a correction; past them the reply is ambiguous
 _PROSE_VALUE_CHARS = 1_000  # of the line from such a place, read for its value (a longer value: its items are read)
 # Markdown emphasis around a value ("**0**", "*0*."): stars that open a word or close one, never an operator
 # between spaces or values ("'q' * 2", "2**3")
 _EMPHASIS = re.compile(r"(?<![^\s(\[{:,])\*++(?=\S)|(?<=[^\s*])\*++(?![^\s.,;:!?)\]}])")
+# Prose after the answer spells values as prose does: typographic quotes (\u201cabc\u201d, \u2018abc\u2019) delimit
+# strings, and a value in words right after a verb or a label's colon, ending its clause, is that value ("it
+# returns an empty list.", "it's zero,", "Final value: nothing"); "true"/"false" only after a verb of returning
+# ("that is true" is no value).
+_QUOTES = str.maketrans({**dict.fromkeys("\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033\uff02", '"'),
+                         **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\uff07", "'")})
+_EMPTY_VALUES = {"list": "[]", "array": "[]", "string": "''", "str": "''", "dict": "{}", "dictionary": "{}",
+                 "map": "{}", "tuple": "()", "set": "set()", "bytes": "b''"}
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+_WORD_VALUES = {**{word: str(number) for number, word in enumerate(_NUMBER_WORDS)},
+                "nothing": "None", "none": "None", "null": "None", "true": "True", "false": "False"}
+_SPELLED = re.compile(
+    rf"\b(?P<verb>(?P<returning>{_RETURNING})|is|are|was|were|be|been|being|becomes?|became|as|to|at|with|'s|:)[ \t]+"
+    r"(?:(?:just|simply|only|actually|really|now|then|instead|still)[ \t]+)?"
+    rf"(?:(?:an?|the)[ \t]+(?=empty)|(?P<sign>minus|negative)[ \t]+)?"
+    rf"(?:empty[ \t]+(?P<empty>{'|'.join(_EMPTY_VALUES)})|(?P<word>{'|'.join(_WORD_VALUES)})|(?<=[ \t])(?P<digits>\d+))"
+    r"\b(?=[ \t]*(?:[.,;:!?)]|$))", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -295,7 +358,7 @@ def _correction(tail: str, answer: Check, reading: Reading) -> Check | None:
     word = min(words, key=lambda found: found.start())
     line = word.string.count("\n", 0, word.start())
     scope = tail.split("\n", line)[-1] if line else tail
-    scope = _EMPHASIS.sub(lambda stars: " " * len(stars.group()), scope.replace("`", " "))  # "it is **0**", "`0`"
+    scope = _prose_spelled(scope)
     position, places = 0, 0
     for start in _VALUE_START.finditer(scope):
         if start.start() < position:
@@ -307,13 +370,74 @@ def _correction(tail: str, answer: Check, reading: Reading) -> Check | None:
         stated = _shown_call(rest, reading) or _prose_value(rest, reading)
         if stated is None:
             continue
-        if stated[0] is None:  # the call the output is asked of, no answer
-            position = start.start() + stated[1]
+        if stated[0] is None or _the_shown_output(rest[:stated[1]], scope[:start.start()], reading):
+            position = start.start() + stated[1]  # the call the output is asked of, or the output shown: no answer
             continue
         if not reading.same(answer, stated[0]):
             return stated[0]
         position = start.start() + stated[1]
     return None
+
+
+def _prose_spelled(text: str) -> str:
+    """``text`` with its values spelt as Python spells them: Markdown emphasis and backticks set aside ("it is
+    **0**", "`0`"), typographic quotes made quotes, values in words made values (:data:`_SPELLED`)."""
+    text = _EMPHASIS.sub(lambda stars: " " * len(stars.group()), text.replace("`", " ")).translate(_QUOTES)
+    return _SPELLED.sub(_spelled_value, text)
+
+
+def _spelled_value(found: re.Match) -> str:
+    word, sign = (found.group("word") or "").lower(), "-" if found.group("sign") else ""
+    if (word in ("true", "false") and not found.group("returning")) or (found.group("digits") and not sign):
+        return found.group()
+    value = _EMPTY_VALUES[found.group("empty").lower()] if found.group("empty") else _WORD_VALUES.get(word, "")
+    return f"{found.group('verb')} {sign}{value or found.group('digits')}"
+
+
+def _restated(tail: str, answer: Check, reading: Reading) -> Check | None:
+    """A value other than ``answer`` that a sentence of ``tail``, the text after the reply's last statement,
+    says the answer is, though in none of the statements' forms: "It returns 0.", "it ends up as an empty
+    list", "the result is 0", "it's f(0)" (:data:`_SAID`). The value is the whole rest of the sentence ("It
+    returns 3 for the first element" says no answer), and a sentence that opens with a condition ("If n were
+    0, it returns ''", "For the first element it is 3") says none either."""
+    tail = _prose_spelled("".join(char for char in tail if unicodedata.category(char) != "Cf"))
+    read: set[str] = set()  # a model that says one sentence again and again says it once
+    for said in _SAID[reading.kind].finditer(tail):
+        rest = tail[said.end():said.end() + _PROSE_VALUE_CHARS].split("\n", 1)[0]
+        if rest in read:
+            continue
+        if len(read) == _MAX_CORRECTION_VALUES:
+            return Check(tail[said.start():][:_SHOWN_CHARS], AMBIGUOUS)
+        read.add(rest)
+        value = _whole_sentence_value(rest)
+        check = reading.read(reading.named(value)) if value else None
+        if check is None or not _states(check, reading.unstated) or reading.same(answer, check):
+            continue
+        opening = tail[max(tail.rfind("\n", 0, said.start()) + 1, said.start() - _PROSE_VALUE_CHARS):said.start()]
+        if not _CONDITION.search(_SENTENCE_END_SPLIT.split(opening)[-1]):
+            return check
+    return None
+
+
+def _whole_sentence_value(rest: str) -> str | None:
+    """The value ``rest`` is up to its sentence's end, when all of it is one (a literal, signed or not, or a
+    call of f with literal arguments); None when it is more, or a question ("It returns 0?")."""
+    for end in [*list(_CLAUSE_END.finditer(rest))[:_SENTENCE_CUTS], None]:
+        if end is not None and rest[end.start()] == "?":
+            return None
+        value = rest[:end.start()] if end else rest
+        value = _SAID_ASIDE.sub("", value[:rejected.start()] if (rejected := _REJECTED.search(value)) else value)
+        value = value.strip().rstrip(".!;:,")
+        if value and _literal(value.lstrip("-+~ \t")):
+            return value
+    return None
+
+
+def _the_shown_output(value: str, before: str, reading: Reading) -> bool:
+    """Whether ``value``, after the text ``before`` it, is the output an input is asked for, said as one ("let me
+    trace it again: it ends up as 'abab'"), which names no input."""
+    return (reading.kind == "input" and reading.returned("", value) is not None
+            and _AN_OUTPUT_AHEAD.search(before[-_VERB_CHARS:]) is not None)
 
 
 def _shown_call(rest: str, reading: Reading) -> tuple[None, int] | None:
@@ -404,7 +528,7 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
         answer = statements[0][2]
         if all(reading.same(answer, check) for _, _, check in statements[1:]):
             after = "\n".join([*asides, text[max(end for _, end, _ in statements):]])
-            corrected = _correction(after, answer, reading)
+            corrected = _correction(after, answer, reading) or _restated(after, answer, reading)
             if corrected is None:
                 return answer
             statements.append((len(text), len(text), corrected))
