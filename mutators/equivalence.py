@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from mutators import runaway
 from mutators.engine import MutationResult, rename_keywords
 from mutators.execution import Sandbox
-from mutators.execution.limits import COUNTED_SLOWER, wall_seconds
+from mutators.execution.limits import COUNTED_SLOWER, preloaded, wall_seconds
 from mutators.perturb import perturbed_inputs, render_arguments
 from mutators.programs import MUTATED, REJECTED, CallTests, StdinTests, Tests
 
@@ -40,9 +40,10 @@ class CheckSettings:
     # published CRUXEval call runs 625.
     extra_steps: int = 200_000
     extra_seconds: float = 0.025  # CPU seconds per extra call, uncounted (counted: COUNTED_SLOWER times as long)
-    # Lines the original may run on one stdin test: 90% of Avatar's tests run under 21,000, its heaviest
-    # over 20 million (76 of its 2,133 tests run more than this and are not checked).
-    script_steps: int = 2_000_000
+    # Lines the original may run on one stdin test: 90% of Avatar's tests run under 21,000 and CodeNet's
+    # heaviest 44,014; Avatar's heaviest run over 20 million (its tests past this are not checked; checking
+    # every chain's mutant on them was most of a cold build's work).
+    script_steps: int = 200_000
 
     @property
     def extra_budget(self) -> float:
@@ -97,14 +98,27 @@ _MUTANT_SLOWER = 10  # times the original's lines on a test a mutant may run the
 _MUTANT_SLACK = 100  # lines more, for the few statements a mutant adds where its original runs almost none
 
 
-def _script_task(source: str, stdin: str, seconds: float, steps: int) -> dict:
-    """One counted run of a stdin program; ``seconds`` (uncounted, COUNTED_SLOWER times as long) stops runaways."""
+def _scripts_task(source: str, stdins: list[str], seconds: float, steps: list[int]) -> dict:
+    """Counted runs of a stdin program, one per stdin (each in a process of its own, with its step budget in
+    ``steps``); ``seconds`` (uncounted, COUNTED_SLOWER times as long) stops runaways."""
     seconds *= COUNTED_SLOWER
     return {
-        "kind": "run_script",
-        "payload": {"source": source, "stdin": stdin, "seconds": seconds, "steps": steps},
-        "limits": {"wall_seconds": wall_seconds(seconds), "cpu_seconds": int(seconds) + 2, "nproc": 64},
+        "kind": "run_scripts",
+        "payload": {"source": source, "stdins": stdins, "seconds": seconds, "steps": steps, "every": True,
+                    "preload": preloaded(source), "run_wall_seconds": wall_seconds(seconds)},
+        "limits": {"wall_seconds": len(stdins) * wall_seconds(seconds), "cpu_seconds": int(seconds) + 2, "nproc": 64},
     }
+
+
+def _each_run(outcome: dict, count: int) -> list[dict]:
+    """A ``run_scripts`` outcome as one outcome per run, as a task of its own would have given it: a run
+    that reported nothing ``timeout`` or ``died``; each run of a task that did not finish, the task's status."""
+    result = outcome.get("result") if outcome.get("status") == "ok" else None
+    runs = result.get("results") if isinstance(result, dict) else None
+    if not isinstance(runs, list) or len(runs) != count:
+        return [{"status": outcome.get("status") if outcome.get("status") != "ok" else "error"} for _ in range(count)]
+    return [{"status": str(run["ended"])} if isinstance(run, dict) and "ended" in run
+            else {"status": "ok", "result": run} for run in runs]
 
 
 def _reject(result: MutationResult, reason: str) -> None:
@@ -247,17 +261,21 @@ def check_equivalence(
     for plan in programs:
         plan.task = len(tasks)
         tasks.append(_compare_task(plan, plan.mutants, settings))
-    original_runs: dict[tuple[str, str], int] = {}  # each original's run on each test, shared by its mutants
+    stdins: dict[tuple[str, str], list[str]] = {}  # each original's tests, run once for all its mutants
     for code, _, tests in scripts:
-        for stdin in tests.inputs:
-            if (code, stdin) not in original_runs:
-                original_runs[code, stdin] = len(tasks)
-                tasks.append(_script_task(tests.script(code), stdin, settings.seconds, settings.script_steps))
+        wanted = stdins.setdefault((code, tests.script(code)), [])
+        wanted += [stdin for stdin in dict.fromkeys(tests.inputs) if stdin not in wanted]
+    for (_, script), wanted in stdins.items():
+        tasks.append(_scripts_task(script, wanted, settings.seconds, [settings.script_steps] * len(wanted)))
     before = runaway.stopped()
     outcomes = sandbox.run(tasks, progress=progress)
-    runaway.note(outcomes[len(programs):])  # the scripts' runs; the programs' as they are judged
+    original_runs = {}
+    for ((code, _), wanted), outcome in zip(stdins.items(), outcomes[len(programs):], strict=True):
+        original_runs.update(((code, stdin), run) for stdin, run in zip(wanted, _each_run(outcome, len(wanted)),
+                                                                         strict=True))
+    runaway.note(original_runs.values())  # the scripts' runs; the programs' as they are judged
     _judge_programs(programs, outcomes, sandbox, settings)
-    originals = [outcomes[original_runs[code, stdin]] for code, _, tests in scripts for stdin in tests.inputs]
+    originals = [original_runs[code, stdin] for code, _, tests in scripts for stdin in tests.inputs]
     _check_scripts(scripts, originals, sandbox, settings, progress)
     for result, checked in twins:
         result.status, result.reason = checked.status, checked.reason
@@ -275,13 +293,17 @@ def _check_scripts(scripts, original_runs: list[dict], sandbox: Sandbox, setting
         originals = [next(runs) for _ in tests.inputs]
         checked = [index for index, run in enumerate(originals)
                    if _script_outcome(run) not in ("timeout", "over_budget")]
-        plans.append((result, tests, checked, [originals[index] for index in checked], len(tasks)))
-        tasks.extend(_script_task(tests.script(result.code), tests.inputs[index], 3 * settings.seconds,
-                                  _mutant_steps(originals[index], settings)) for index in checked)
+        checked_originals = [originals[index] for index in checked]
+        plans.append((result, tests, checked, checked_originals, len(tasks) if checked else None))
+        if checked:
+            budgets = [_mutant_steps(run, settings) for run in checked_originals]
+            tasks.append(_scripts_task(tests.script(result.code), [tests.inputs[index] for index in checked],
+                                       3 * settings.seconds, budgets))
     outcomes = sandbox.run(tasks, progress=progress) if tasks else []
-    runaway.note(outcomes)
-    for result, tests, checked, originals, start in plans:
-        _judge_scripts(result, tests, checked, originals, outcomes[start : start + len(checked)])
+    for result, tests, checked, originals, task in plans:
+        runs = [] if task is None else _each_run(outcomes[task], len(checked))
+        runaway.note(runs)
+        _judge_scripts(result, tests, checked, originals, runs)
 
 
 def _judge_programs(programs: list[_ProgramPlan], outcomes: list[dict], sandbox: Sandbox,

@@ -30,11 +30,12 @@ hash seeds and kept only where it answers them cleanly, within a step budget, al
 where the problem's ``prepare`` checks them against a reference, where that agrees); the answers on
 them are the edited program's, as on the published ones.
 
-Where the unedited program fails, does not give the published answer, or (a translation problem's)
-runs more than ``unedited_steps`` lines, on some of a problem's inputs but on no more than half of them,
-the problem is scored on the others only: on those the benchmark is wrong about its own program (its
-Python and its reference disagree), so an answer recomputed there could not be checked, or every edit
-searched would cost what the heaviest input does. The new answers of the inputs left out are None.
+Where the unedited program fails, does not give the published answer, or (a translation problem's) runs
+more than ``unedited_script_steps`` lines (a stdin test) or ``unedited_call_steps`` (a harness call), on
+some of a problem's inputs but on no more than half of them, the problem is scored on the others only:
+on those the benchmark is wrong about its own program (its Python and its reference disagree), so an
+answer recomputed there could not be checked, or every edit searched would cost what the heaviest input
+does. The new answers of the inputs left out are None.
 
 Every run here has its program's lines counted (:mod:`mutators.execution.worker`), and an edit is refused
 as too slow on its count, which every machine makes the same: a CRUXEval call may run ``call_steps``
@@ -54,7 +55,7 @@ from typing import Any
 
 from mutators import batched_calls, line_coverage, runaway
 from mutators.engine import MutationResult
-from mutators.execution.limits import COUNTED_SLOWER, wall_seconds
+from mutators.execution.limits import COUNTED_SLOWER, preloaded, wall_seconds
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newoutput import Edit, Edits, NewOutput, edits
 from mutators.programs import MUTATED, UNCHANGED, CallTests, StdinTests
@@ -81,8 +82,10 @@ class OutputRules:
     script_steps: int = 1_000_000  # lines an edited script may run beyond _SLOWER times the unedited program's
     # Lines the unedited program of a translation problem may run on one input, published or derived: an
     # input past it is not scored (as one the program fails), so no edit is searched on it. 90% of Avatar's
-    # published inputs run under 21,000; its heaviest, over 20 million, made most of a cold build's work.
-    unedited_steps: int = 2_000_000
+    # stdin tests run under 21,000 and CodeNet's heaviest 44,014; Avatar's heaviest, over 20 million, made
+    # most of a cold build's work, as every candidate, confirmation and equivalence check ran them again.
+    unedited_script_steps: int = 200_000
+    unedited_call_steps: int = 2_000_000  # a harness call (TransCoder)
     # CPU seconds per call or stdin run, uncounted (a counted run gets COUNTED_SLOWER times as long): only
     # a runaway in C reaches them. The slowest CRUXEval edit that ran within its budget took 7.5 ms counted
     # (2 busy cores), 27 times less than its limit.
@@ -198,11 +201,16 @@ def _unedited_translation(problem: Problem) -> bool:
     return problem.steps is None and (isinstance(problem.tests, StdinTests) or bool(problem.seconds))
 
 
+def _unedited_steps(problem: Problem, rules: OutputRules) -> int:
+    """The step budget of the unedited program of a translation problem on one input."""
+    return rules.unedited_script_steps if isinstance(problem.tests, StdinTests) else rules.unedited_call_steps
+
+
 def _steps(problem: Problem, rules: OutputRules) -> int:
     """The step budget of a call or run of the problem."""
     if problem.steps is not None:
         return problem.steps
-    return rules.unedited_steps if _unedited_translation(problem) else rules.call_steps
+    return _unedited_steps(problem, rules) if _unedited_translation(problem) else rules.call_steps
 
 
 def _each_task(program: str, expressions: list[str], seconds: float, steps: int | None) -> dict:
@@ -218,8 +226,9 @@ def _tasks(problem: Problem, code: str, rules: OutputRules, every: bool = False)
     from a fresh namespace), or one for its stdin tests (up to the first that fails, unless ``every``)."""
     tests, seconds, steps = problem.tests, _seconds(problem, rules), _steps(problem, rules)
     if isinstance(tests, StdinTests):
-        return [{"kind": "run_scripts", "payload": {"source": tests.script(code), "stdins": problem.inputs,
-                                                   "seconds": seconds, "steps": steps, "every": every,
+        script = tests.script(code)
+        return [{"kind": "run_scripts", "payload": {"source": script, "stdins": problem.inputs, "seconds": seconds,
+                                                   "steps": steps, "every": every, "preload": preloaded(script),
                                                    "run_wall_seconds": wall_seconds(seconds)},
                  "limits": {"wall_seconds": len(problem.inputs) * wall_seconds(seconds),
                             "cpu_seconds": int(seconds) + 2, "nproc": 64}}]
@@ -469,7 +478,7 @@ def _find_baselines(searches: list[_Search], sandbox, rules: OutputRules) -> Non
 
 def _steady(first: dict | None, second: dict | None) -> bool:
     """Whether two runs of the unedited program on a derived input (under the two hash seeds) exited
-    cleanly within the probe's step budget (``unedited_steps``), printing the same, and something."""
+    cleanly within the probe's step budget (``unedited_script_steps``), printing the same, and something."""
     runs = (first, second)
     return all(run is not None and run.get("outcome") == "exit:0" and isinstance(run.get("stdout"), str)
                for run in runs) \
@@ -482,7 +491,7 @@ def keep_derived(problems: list[Problem], sandboxes, rules: OutputRules | None =
     rules = rules or OutputRules()
     problems = [problem for problem in problems if problem.derived and problem.baseline is None]
     probes = [replace(problem, inputs=problem.derived_inputs(), published=None, derived=0, prepare=None,
-                      steps=rules.unedited_steps) for problem in problems]
+                      steps=rules.unedited_script_steps) for problem in problems]
     if not probes:
         return
     jobs = [(probe, probe.code) for probe in probes]
@@ -690,7 +699,8 @@ def choose_new_outputs(items: Sequence[tuple[MutationResult, Problem]], seed: in
         result.derived_inputs = list(chosen.derived)
         if chosen.scored is not None:
             result.reason = f"newoutput: scored on {len(chosen.answers)} of {len(chosen.scored)} inputs (on the " \
-                            f"others the published program fails, runs more than {rules.unedited_steps:,} lines, " \
+                            f"others the published program fails, runs more than {_unedited_steps(problem, rules):,} " \
+                            "lines, " \
                             "or disagrees with the benchmark's answer)"
         if len(chosen.answers) == 1 and isinstance(problem.tests, CallTests):
             result.expected_output = chosen.answers[0]

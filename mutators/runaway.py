@@ -28,7 +28,8 @@ def _count(item) -> int:
     runs = item.get("results") if isinstance(item.get("results"), list) else []
     calls = [entry for mutant in item.get("mutants") or () if isinstance(mutant, dict)
              for entry in mutant.get("inputs") or () if isinstance(entry, dict)]
-    return (item.get("outcome") in _TIMED_OUT) + sum(map(_count, runs)) + sum(
+    stopped = item.get("outcome") in _TIMED_OUT and item.get("ended") != "died"  # a run that died was not stopped
+    return stopped + sum(map(_count, runs)) + sum(
         entry.get("original") == "timeout" or entry.get("mutant") == "timeout" for entry in calls)
 
 

@@ -62,7 +62,8 @@ def _broken(benchmark: str, docs: list[dict]) -> list[str]:
             problem = script_problem(program.tests, shown) if isinstance(program.tests, StdinTests) else \
                 program.answers(shown)
             # the shown program is an edited one, which may run more lines than an unedited one's budget
-            answers = answers_of(problem, sandbox, OutputRules(unedited_steps=100_000_000))
+            roomy = OutputRules(unedited_script_steps=100_000_000, unedited_call_steps=100_000_000)
+            answers = answers_of(problem, sandbox, roomy)
             if doc.get("expected_records"):  # TransCoder: the harness values, flat
                 expected, position = [], 0
                 for answer in answers if not isinstance(answers, str) else []:

@@ -113,3 +113,16 @@ def test_a_script_whose_original_dies_on_a_test_is_checked_against_its_own_budge
     result = mutate(code, "V1", 0, kind=ProgramKind.SCRIPT)
     check_equivalence([(code, result, tests)], sandbox, CheckSettings(script_steps=100))
     assert result.status == MUTATED and result.checked_inputs == 2, result.reason
+
+
+def test_a_script_mutant_that_dies_where_its_original_prints_is_rejected_so(sandbox):
+    """Each test of a script runs in a process of its own: one that ends without a word is told apart from one
+    that ran out of time, as a task of its own would tell them."""
+    code = "n = int(input())\nprint(n)\n"
+    tests = StdinTests(["0\n", "5\n"], ["0", "5"])
+    result = mutate(code, "V1", 0, kind=ProgramKind.SCRIPT)
+    name = result.code.split(" = ")[0]
+    result.code = "import os\n" + result.code.replace("print(", f"if {name} == 5:\n    os._exit(3)\nprint(")
+    check_equivalence([(code, result, tests)], sandbox, CheckSettings(script_steps=100))
+    assert result.status == REJECTED and result.reason.startswith("differs on stdin '5\\n'"), result.reason
+    assert "original exit:0" in result.reason and "mutant died" in result.reason

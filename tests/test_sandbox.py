@@ -6,6 +6,7 @@ import uuid
 from pathlib import Path
 
 from mutators.execution import Sandbox, WorkerPool
+from mutators.execution.limits import preloaded
 
 
 def _script(box: Sandbox, source: str, seconds: float = 2.0, **limits) -> dict:
@@ -192,3 +193,43 @@ def test_without_bubblewrap_it_says_so_and_records_it(monkeypatch, caplog, small
             assert _script(weak, "print(6 * 7)")["result"]["stdout"] == "42\n"  # limits only, but it runs
     finally:
         module.isolation.cache_clear()
+
+
+def _scripts(box: Sandbox, source: str, stdins: list[str], **payload) -> list[dict]:
+    task = {"kind": "run_scripts", "payload": {"source": source, "stdins": stdins, "seconds": 2.0, "every": True,
+                                               "run_wall_seconds": 20, **payload},
+            "limits": {"wall_seconds": 60, "cpu_seconds": 10, "nproc": 64}}
+    return box.run([task])[0]["result"]["results"]
+
+
+def test_a_program_s_tests_share_its_imports_and_nothing_else(sandbox):
+    probe = "import sys\nprint(sorted(m for m in ('fractions', 'statistics') if m in sys.modules))\nimport fractions"
+    # the program imports fractions; its runs find it imported before they start, each run afresh from there
+    preload = preloaded(probe)
+    assert preload == ("fractions",)
+    assert [run["stdout"] for run in _scripts(sandbox, probe, ["", ""], preload=preload)] == ["['fractions']\n"] * 2
+    assert [run["stdout"] for run in _scripts(sandbox, probe, ["", ""])] == ["[]\n"] * 2
+    # a run changes only its own copy
+    spoil = "import fractions\nprint(hasattr(fractions, 'spoilt'))\nfractions.spoilt = True"
+    assert [run["stdout"] for run in _scripts(sandbox, spoil, ["", ""], preload=["fractions"])] == ["False\n"] * 2
+    # a module that does not import is the program's to fail on
+    runs = _scripts(sandbox, "import fractions.nothing_here", [""], preload=["fractions.nothing_here"])
+    assert runs[0]["outcome"] == "raise:ModuleNotFoundError"
+
+
+def test_only_modules_whose_import_does_nothing_else_are_preloaded():
+    # this prints at import (each run must print it itself); antigravity starts a browser
+    assert preloaded("import this, antigravity, os\nfrom numpy import linalg\nimport scipy.misc as m\n"
+                     "from . import fractions") == ("numpy", "scipy.misc")
+    assert preloaded("def (") == ()
+
+
+def test_each_test_of_a_script_may_have_its_own_step_budget(sandbox):
+    runs = _scripts(sandbox, "for i in range(int(input())): pass", ["50", "50", "5"], steps=[200, 20, 20])
+    assert [run["outcome"] for run in runs] == ["exit:0", "over_budget", "exit:0"]
+
+
+def test_a_test_that_ends_without_a_word_is_told_from_one_out_of_time(sandbox):
+    runs = _scripts(sandbox, "import os, time\nif input() == 'die': os._exit(3)\ntime.sleep(30)", ["die", "sleep"],
+                    run_wall_seconds=1)
+    assert [(run["outcome"], run["ended"]) for run in runs] == [("timeout", "died"), ("timeout", "timeout")]

@@ -94,7 +94,7 @@ def test_a_translation_problem_budgets_its_edits_by_the_unedited_programs_steps(
 
 
 def test_a_translation_problem_leaves_unscored_the_inputs_its_unedited_program_runs_too_long_on(seeded_sandboxes):
-    """Under ``unedited_steps`` of 200, the test on which the unedited script runs 604 lines is not scored
+    """Under ``unedited_script_steps`` of 200, the test on which the unedited script runs 604 lines is not scored
     (one of three); where that is most of its tests, the problem gets no new answers, and says why."""
     from mutators.output_choice import _SLOWER, _find_baselines
     from mutators.output_choice import _Search as OutputSearch
@@ -107,7 +107,7 @@ def test_a_translation_problem_leaves_unscored_the_inputs_its_unedited_program_r
                           same=lambda a, b: a.strip() == b.strip(), published=list(tests.expected), seconds=2.0,
                           translation=True)
         search = OutputSearch(problem, [])
-        _find_baselines([search], seeded_sandboxes[0], OutputRules(script_steps=7, unedited_steps=200))
+        _find_baselines([search], seeded_sandboxes[0], OutputRules(script_steps=7, unedited_script_steps=200))
         return search
 
     light = search_on([10, 20, 300])
@@ -119,8 +119,8 @@ def test_a_translation_problem_leaves_unscored_the_inputs_its_unedited_program_r
 
 
 def test_derived_inputs_and_calls_are_held_to_the_unedited_budget_too(seeded_sandboxes):
-    """A derived stdin input on which the unedited script runs past ``unedited_steps`` is not kept; a call
-    translation problem (TransCoder's: it says its ``seconds``) is narrowed on the same budget."""
+    """A derived stdin input on which the unedited script runs past ``unedited_script_steps`` is not kept; a
+    call translation problem (TransCoder's: it says its ``seconds``) is narrowed on ``unedited_call_steps``."""
     from mutators.output_choice import _find_baselines, keep_derived
     from mutators.output_choice import _Search as OutputSearch
 
@@ -129,13 +129,13 @@ def test_derived_inputs_and_calls_are_held_to_the_unedited_budget_too(seeded_san
     problem = Problem(script, tests, ["10\n", "20\n", "300\n"], read=lambda values: list(values),
                       same=lambda a, b: a.strip() == b.strip(), published=["45", None, None], seconds=2.0,
                       translation=True, derived=2)
-    keep_derived([problem], seeded_sandboxes, OutputRules(unedited_steps=200))
+    keep_derived([problem], seeded_sandboxes, OutputRules(unedited_script_steps=200))
     assert problem.derived_inputs() == ["20\n"] and problem.derived_answers == ["190\n"]
     calls = Problem(LOOP, CallTests("f", ["10", "20", "300"]), ["10", "20", "300"],
                     read=lambda values: [repr(v[0]) for v in values], same=lambda a, b: a == b,
                     published=[repr(sum(range(n))) for n in (10, 20, 300)], seconds=2.0, translation=True)
     search = OutputSearch(calls, [])
-    _find_baselines([search], seeded_sandboxes[0], OutputRules(unedited_steps=200))
+    _find_baselines([search], seeded_sandboxes[0], OutputRules(unedited_call_steps=200))
     assert calls.scored == [True, True, False] and calls.baseline == ["45", "190"], search.broken
 
 
