@@ -5,8 +5,9 @@ when the image was linked instead of resolving it at each start (TransCoder's re
 
 It is linked once per judge build (JDK and judge sources), in the judge's folder, and holds exactly
 the modules the runner gets on the JDK itself (``--show-module-resolution``), so a program sees the
-same Java either way. A JDK without ``jlink`` or its ``jmods`` runs the runner from the JDK itself,
-only slower.
+same Java either way, debug attributes (line numbers) included: stripping them (``--strip-debug``)
+took jlink 3.8 s of CPU instead of 2.4 on a fresh machine's first judging, to save 20 MB of its 145.
+A JDK without ``jlink`` or its ``jmods`` runs the runner from the JDK itself, only slower.
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ def runtime_image(java: str, folder: Path, entry: Sequence[str]) -> Path | None:
         modules = _resolved_modules(java, entry)
         jar = entry[entry.index("-p") + 1]
         run_tool([str(jlink), *TOOL_JVM_OPTIONS, "--module-path", f"{jmods}{os.pathsep}{jar}",
-                  "--add-modules", ",".join(modules), "--output", str(staging / IMAGE), "--strip-debug",
-                  "--no-header-files", "--no-man-pages"])
+                  "--add-modules", ",".join(modules), "--output", str(staging / IMAGE), "--no-header-files",
+                  "--no-man-pages"])
         for tool in (staging / IMAGE / "bin").iterdir():  # java alone: the others would only start a JVM too
             if tool.name != "java":
                 tool.unlink()
