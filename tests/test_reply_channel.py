@@ -206,6 +206,36 @@ AVATAR_ATTACKS = {  # each prints the right sum, forges a reply saying so, and t
     "a shared library it wrote, loaded, or it throws": (_sum(f'if (!Native.loaded("{_library()}")) {{ {THROW} }}',
                                                              helpers=NATIVE), "runtime_error"),
 }
+HALT_0 = 'Runtime.class.getMethod("halt", int.class).invoke(Runtime.getRuntime(), 0);'  # past the source rewrite
+SPIN = "while (true) { }"
+RUNNER_THREAD = ('Thread runner = null;\n        for (Thread thread : Thread.getAllStackTraces().keySet()) '
+                 '{ if (thread.getName().equals("main")) { runner = thread; } }\n        final Thread held = runner;')
+
+
+def _halts_later(held: str, then: str, seconds: float, suspends: bool = False) -> str:
+    """An answer that prints the right sum, then (a thread outside its test's group) holds the monitor of
+    ``held`` or suspends that thread, and ends the JVM with status 0 after ``seconds``, while main runs ``then``:
+    where that kept the runner from replying, the JVM's status 0 stood for the test (red team 3)."""
+    hold = "held.suspend(); sleepThenHalt();" if suspends else "synchronized (held) { sleepThenHalt(); }"
+    blocker = (f"{held}\n        Thread blocker = new Thread(Thread.currentThread().getThreadGroup().getParent(), () -> "
+               f"{{ {hold} }});\n        blocker.setDaemon(true); blocker.start(); Thread.sleep(50); {then}")
+    helpers = (f"class Later {{ static void sleepThenHalt() {{ try {{ Thread.sleep({int(seconds * 1000)}); {HALT_0} }} "
+               "catch (Exception ignored) { } } }")
+    return _sum(blocker.replace("sleepThenHalt()", "Later.sleepThenHalt()"), helpers=helpers)
+
+
+AVATAR_ATTACKS.update({  # the runner kept from replying while a thread ends the JVM with status 0
+    "Record's monitor held, then halt(0), as main throws": (
+        _halts_later("final Object held = dynbench.Record.class;", THROW, 1.5), "runtime_error"),
+    "its test group's monitor held, then halt(0), as main throws": (
+        _halts_later("final Object held = Thread.currentThread().getThreadGroup();", THROW, 1.5), "runtime_error"),
+    "its main thread's monitor held, then halt(0) past the time limit, as main spins": (
+        _halts_later("final Object held = Thread.currentThread();", SPIN, 4.5), "timeout"),
+    "the runner's thread suspended, then halt(0), as main throws": (
+        _halts_later(RUNNER_THREAD, THROW, 1.5, suspends=True), "runtime_error"),
+    "the runner's thread suspended, then halt(0) past the time limit, as main spins": (
+        _halts_later(RUNNER_THREAD, SPIN, 4.5, suspends=True), "timeout"),
+})
 AVATAR_CONTROLS = {"honest right": (_sum(""), "passed"), "honest wrong": (_sum("", "a + b + 1"), "wrong_output"),
                    # right only where nothing of the request (the secret first) is left on the JVM's own stdin
                    "honest, reading the JVM's own stdin": (_sum("", "new FileInputStream(FileDescriptor.in).read() == -1"
@@ -332,7 +362,9 @@ PASSED_BEFORE = {"FileDescriptor.out, then throws", "FileDescriptor.out, then ha
                  "a shutdown hook, as the program exits with 3", "forged at the harness's last call",
                  # and before a runner's sandbox lost /proc (its frames then numbered from 0): passed
                  "the key from its JVM's memory, a frame signed with it, then throws",
-                 "a shared library it wrote, loaded, or it throws"}
+                 "a shared library it wrote, loaded, or it throws",
+                 # and before the runner waited on no monitor a program can hold (ce27b30): passed
+                 *(name for name in AVATAR_ATTACKS if "halt(0)" in name)}
 
 
 def test_verify_judges_forged_replies_as_failures(run, problems, tmp_path):

@@ -95,6 +95,9 @@ RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
 # Where a runner JVM in bubblewrap finds its reply pipe and flight recorder (_Channel) until it holds both.
 _CHANNEL_INSIDE = "/run/dynbench-channel"
 _REPLIES, _RECORDER = "replies", "recorder"
+# The flight recorder's header (Runner.Recorder): the test's stdout length, how the test ended (0 while it runs,
+# else 1 + its outcome) and its exit status, as big-endian ints; its stdout follows.
+_RECORDER_HEADER = 12
 _BUILDING = threading.Lock()
 # Runs the program its test names (its stdin): how programs run together (JudgeWorker.run_together).
 _DISPATCH = "dispatch"
@@ -310,7 +313,7 @@ class _Jvm:
 
 
 class _Channel:
-    """A runner JVM's reply pipe and flight recorder: a FIFO and a file of ``4 + output_cap`` bytes in a
+    """A runner JVM's reply pipe and flight recorder: a FIFO and a file of ``_RECORDER_HEADER + output_cap`` bytes in a
     folder of their own, which the runner opens by name before any program code runs. As soon as it holds
     both (its first frame, :data:`wire.READY`) :meth:`unlink` removes both names and the folder, so no judged
     program can open either again (a runner's sandbox has no ``/proc``) or put a file in its place: the
@@ -328,7 +331,7 @@ class _Channel:
             # end of the pipe only once a writer has come and gone (:func:`_wait_for_writer`).
             self.replies = os.open(self.path(_REPLIES), os.O_RDONLY | os.O_NONBLOCK)
             self.recorder = os.open(self.path(_RECORDER), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-            os.ftruncate(self.recorder, 4 + output_cap)
+            os.ftruncate(self.recorder, _RECORDER_HEADER + output_cap)
             if os.getuid() == 0:
                 for name, mode in ((_REPLIES, 0o020), (_RECORDER, 0o060)):
                     os.chown(self.path(name), -1, UNPRIVILEGED_ID)
@@ -650,18 +653,21 @@ class JudgeWorker:
                 process.stdin.close()
             except OSError:
                 pass  # it ended (or never got ready): its reply pipe says so
+            started = time.monotonic()
             while len(runs) < len(tests) and not stops:
                 frame = _reply(reader, secret, len(runs) + 1)
                 if frame is None:  # it ended during this test: by the program's exit, or the timer
                     process.wait()
+                    late = time.monotonic() - started > job.time_limit_ms / 1000
                     ended = (TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms) if expired.is_set()
-                             else self._ended_jvm(process.returncode, channel.recorder, job.output_cap))
+                             else self._ended_jvm(process.returncode, channel.recorder, job.output_cap, late))
                     return [*runs, ended], ended.outcome == EXITED and ended.exit_status == 0
                 outcome, exit_status, exception, stdout, millis = (frame.int(), frame.int(), frame.string(),
                                                                    frame.bytes(), frame.int())
                 records = [frame.string() for _ in range(min(frame.int(), 100_000))]
                 runs.append(TestRun(outcome, exit_status, exception, stdout, millis, records))
                 stops = frame.exactly(1) != b"\0"
+                started = time.monotonic()
                 if cut_at is not None and time.monotonic() > cut_at and not stops and len(runs) < len(tests):
                     return runs, True  # the rest in another JVM; this one is stopped below
         except (_ForgedReply, EOFError, ValueError):
@@ -676,12 +682,21 @@ class JudgeWorker:
         return runs, stops and runs[-1].outcome != TIMED_OUT
 
     @staticmethod
-    def _ended_jvm(returncode: int, recorder: int, cap: int) -> TestRun:
-        """The run of a test whose program ended its JVM: its exit status, and what it had printed."""
+    def _ended_jvm(returncode: int, recorder: int, cap: int, late: bool) -> TestRun:
+        """The run of a test whose program ended its JVM: its exit status, and what it had printed. Where the
+        test had ended before (a thread of the program ended the JVM while the runner was kept from replying),
+        that end stands; where the JVM ended past the test's time limit (``late``), it timed out."""
+        size, ended, status = struct.unpack(">iii", os.pread(recorder, _RECORDER_HEADER, 0))
+        stdout = os.pread(recorder, min(max(0, size), cap), _RECORDER_HEADER)
+        if ended in (1 + RETURNED, 1 + THREW, 1 + EXITED, 1 + TIMED_OUT):
+            outcome = ended - 1
+            return TestRun(outcome, status if outcome == EXITED else 0, "ended before its JVM" if outcome == THREW
+                           else "", stdout, 0)
+        if late:
+            return TestRun(TIMED_OUT, 0, "", b"", 0)
         if returncode < 0:  # a signal: no exit the program asked for
             return TestRun(THREW, 0, "jvm ended", b"", 0)
-        size = min(max(0, struct.unpack(">i", os.pread(recorder, 4, 0))[0]), cap)
-        return TestRun(EXITED, returncode, "", os.pread(recorder, size, 4), 0)
+        return TestRun(EXITED, returncode, "", stdout, 0)
 
     def run_together(self, jobs: list[tuple[str, JavaJob]]) -> list[JobResult]:
         """Trusted programs with one test and no input each, as the tests of one program (see

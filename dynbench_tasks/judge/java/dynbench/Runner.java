@@ -27,6 +27,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs one judged program, in a JVM of its own, on each of its tests: a fresh class loader per
@@ -95,7 +98,7 @@ public final class Runner {
             tests.add(Wire.readBytes(in));
         }
         if (recorded == null) {
-            recorded = ByteBuffer.allocate(4 + outputCap);
+            recorded = ByteBuffer.allocate(Recorder.HEADER + outputCap);
         }
         ownThreads = new HashSet<>(Arrays.asList(allThreads()));
         Thread.setDefaultUncaughtExceptionHandler(new Thread.UncaughtExceptionHandler() {
@@ -107,7 +110,7 @@ public final class Runner {
                 }
             }
         });
-        Recorder stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - 4));
+        Recorder stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER));
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         for (byte[] input : tests) {
             Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
@@ -176,8 +179,12 @@ public final class Runner {
         boolean threadsLeft;
     }
 
-    /** A test's stdout: its length, then its first {@code cap} bytes; frozen once the test has ended. */
+    /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome) and its exit
+     *  status, then its first {@code cap} bytes; frozen once the test has ended. A program that ends the JVM
+     *  after its test ended (from a thread of its own, while the runner is kept from replying) cannot make
+     *  that end another: the caller reads it here. */
     static final class Recorder extends OutputStream {
+        static final int HEADER = 12;
         private final ByteBuffer buffer;
         private final int cap;
         private boolean frozen;
@@ -189,7 +196,14 @@ public final class Runner {
 
         synchronized void reset() {
             buffer.putInt(0, 0);
+            buffer.putInt(4, 0);
+            buffer.putInt(8, 0);
             frozen = false;
+        }
+
+        synchronized void ended(int outcome, int exitStatus) {
+            buffer.putInt(8, exitStatus);
+            buffer.putInt(4, 1 + outcome);  // last: the caller reads the status only once this is set
         }
 
         synchronized void freeze() {
@@ -202,7 +216,7 @@ public final class Runner {
 
         synchronized byte[] bytes() {
             byte[] kept = new byte[buffer.getInt(0)];
-            buffer.duplicate().position(4).get(kept);
+            buffer.duplicate().position(HEADER).get(kept);
             return kept;
         }
 
@@ -216,17 +230,22 @@ public final class Runner {
             int size = buffer.getInt(0);
             int kept = frozen ? 0 : Math.max(0, Math.min(len, cap - size));
             if (kept > 0) {
-                buffer.duplicate().position(4 + size).put(b, off, kept);
+                buffer.duplicate().position(HEADER + size).put(b, off, kept);
                 buffer.putInt(0, size + kept);  // after the bytes: a JVM that ends between the two loses them
             }
         }
     }
 
-    /** The threads of one test; the first thing that ends it (exit or uncaught throwable) is its outcome. */
+    /** The threads of one test; the first thing that ends it (exit or uncaught throwable) is its outcome.
+     *  Nothing here waits on a monitor a program can hold (this group's, its threads', a class's): the runner
+     *  would stop replying while a thread of the program ended the JVM with a status of its choice. */
     static final class ProgramThreads extends ThreadGroup {
         private final Result result;
         private final Recorder stdout;
+        private final Object lock = new Object();
         private volatile boolean ended;
+        /** Counted down as the program's main thread leaves it (returned, threw or exited). */
+        final CountDownLatch mainDone = new CountDownLatch(1);
 
         ProgramThreads(Result result, Recorder stdout) {
             super("judged-program");
@@ -255,32 +274,37 @@ public final class Runner {
         }
 
         /** Like System.exit: the test ends here, and nothing its threads print afterwards counts. */
-        synchronized void end(int outcome, int exitStatus, String exception) {
-            if (!ended) {
-                ended = true;
-                stdout.freeze();
-                result.outcome = outcome;
-                result.exitStatus = exitStatus;
-                result.exception = exception;
+        void end(int outcome, int exitStatus, String exception) {
+            synchronized (lock) {
+                if (!ended) {
+                    stdout.freeze();
+                    stdout.ended(outcome, exitStatus);
+                    result.outcome = outcome;
+                    result.exitStatus = exitStatus;
+                    result.exception = exception;
+                    ended = true;
+                }
             }
         }
 
         /** A thread that keeps the test going: its main thread, else any non-daemon thread (as a JVM waits for). */
         Thread firstRunning(Thread main) {
-            if (main.isAlive()) {
+            if (mainDone.getCount() > 0 && main.isAlive()) {
                 return main;
             }
             for (Thread thread : threads()) {
-                if (thread.isAlive() && !thread.isDaemon()) {
+                if (thread != main && thread.isAlive() && !thread.isDaemon()) {
                     return thread;
                 }
             }
             return runningElsewhere();
         }
 
-        boolean anyAlive() {
+        /** Whether a thread of the program is still alive: its main thread only until it has left the program
+         *  (it may still be ending, in the runner's own code). */
+        boolean anyAlive(Thread main) {
             for (Thread thread : threads()) {
-                if (thread.isAlive()) {
+                if (thread.isAlive() && (thread != main || mainDone.getCount() > 0)) {
                     return true;
                 }
             }
@@ -298,23 +322,25 @@ public final class Runner {
             return null;
         }
 
-        private Thread[] threads() {
-            Thread[] threads = new Thread[activeCount() + 16];
-            int count = enumerate(threads, true);
-            Thread[] alive = new Thread[count];
-            System.arraycopy(threads, 0, alive, 0, count);
-            return alive;
+        /** The live threads of this group and the groups under it. */
+        private List<Thread> threads() {
+            List<Thread> found = new ArrayList<>();
+            for (Thread thread : allThreads()) {
+                for (ThreadGroup group = thread.getThreadGroup(); group != null; group = group.getParent()) {
+                    if (group == this) {
+                        found.add(thread);
+                        break;
+                    }
+                }
+            }
+            return found;
         }
     }
 
-    /** Every live thread of the JVM, in every group. */
+    /** Every live thread of the JVM, in every group, as the JVM lists them: a thread group's own count and
+     *  list wait on its monitor, which a program may hold. */
     static Thread[] allThreads() {
-        ThreadGroup root = Thread.currentThread().getThreadGroup();
-        while (root.getParent() != null) {
-            root = root.getParent();
-        }
-        Thread[] threads = new Thread[root.activeCount() + 16];
-        return Arrays.copyOf(threads, root.enumerate(threads, true));
+        return Thread.getAllStackTraces().keySet().toArray(new Thread[0]);
     }
 
     /** {@link Exit#exit}: ends the test of the calling thread; from no test's thread, the JVM, as Java would. */
@@ -371,6 +397,8 @@ public final class Runner {
                     entry.invoke(null, (Object) new String[0]);
                 } catch (Throwable thrown) {
                     program.threw(thrown);
+                } finally {
+                    program.mainDone.countDown();
                 }
             }
         }, "judged-main", STACK_BYTES);
@@ -378,15 +406,16 @@ public final class Runner {
         long deadline = start + timeLimitMs * 1_000_000L;
         runner.start();
         // Like the JVM before it exits, wait for the program's main thread and every non-daemon thread it
-        // started, unless it exited.
-        Thread running = runner;
+        // started, unless it exited: on the main thread's latch, then by looking (Thread.join waits on the
+        // thread's monitor, which the program may hold).
+        try {
+            program.mainDone.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        Thread running = program.firstRunning(runner);
         while (running != null && !program.ended && System.nanoTime() < deadline) {
-            try {
-                running.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+            LockSupport.parkNanos(1_000_000);
             running = program.firstRunning(runner);
         }
         if (!program.ended) {
@@ -395,7 +424,7 @@ public final class Runner {
         result.stdout = stdout.bytes();
         result.records = Record.drain();
         result.millis = (int) ((System.nanoTime() - start) / 1_000_000);
-        result.threadsLeft = program.anyAlive();
+        result.threadsLeft = program.anyAlive(runner);
         return result;
     }
 }
