@@ -117,6 +117,10 @@ _SAID_ASIDE = re.compile(r",?[ \t]+(?:(?:in|at)[ \t]+the[ \t]+end|after[ \t]+all
                          r"|ultimately|overall|here|then|now|instead|too|anyway|though|actually|really|indeed)[ \t]*$",
                          re.IGNORECASE)
 _REJECTED = re.compile(r",[ \t]*(?:(?:and|but)[ \t]+)?not[ \t]", re.IGNORECASE)
+# Around a value alone on its line: an HTML-like tag ("<answer>0</answer>"), and emphasis, backticks, LaTeX's
+# dollars, a heading's or a list's marks
+_TAG_AROUND = re.compile(r"^<(?P<tag>[A-Za-z][\w-]{0,20})>(?P<inside>.*)</(?P=tag)>$")
+_MARKUP_AROUND = re.compile(r"^(?:(?:#{1,6}|[-*+>]|\d+[.)])[ \t]+|[*_`$]+)+|[*_`$]+$")
 # LaTeX's \boxed{X}, as reasoning models end with it: X runs to the line's last closing brace
 _BOXED = re.compile(r"\\boxed\{([^\n]*)\}")
 _SENTENCE_END = re.compile(r"[.!?;](?=[ \t]+[A-Z(\[]|[ \t]*$)")
@@ -394,6 +398,20 @@ def _spelled_value(found: re.Match) -> str:
     return f"{found.group('verb')} {sign}{value or found.group('digits')}"
 
 
+def _alone(tail: str, answer: Check, reading: Reading) -> Check | None:
+    """A value other than ``answer`` that a line of ``tail``, the text after the reply's last statement, holds
+    and nothing else but markup: "**0**", "<answer>0</answer>", "`0`", "$$0$$", "- 0", a heading's line below
+    ("### Final Answer" then "0"). A line is a value alone or it is prose; the first few are read."""
+    for line in tail.split("\n")[:_MAX_CORRECTION_VALUES]:
+        value = _TAG_AROUND.sub(r"\g<inside>", line.strip().rstrip("."))
+        value = _MARKUP_AROUND.sub("", value).strip().rstrip(".")
+        if value and len(value) <= _PROSE_VALUE_CHARS and _literal(value):
+            check = reading.read(reading.named(value))
+            if _states(check, reading.unstated) and not reading.same(answer, check):
+                return check
+    return None
+
+
 def _restated(tail: str, answer: Check, reading: Reading) -> Check | None:
     """A value other than ``answer`` that a sentence of ``tail``, the text after the reply's last statement,
     says the answer is, though in none of the statements' forms: "It returns 0.", "it ends up as an empty
@@ -528,7 +546,8 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
         answer = statements[0][2]
         if all(reading.same(answer, check) for _, _, check in statements[1:]):
             after = "\n".join([*asides, text[max(end for _, end, _ in statements):]])
-            corrected = _correction(after, answer, reading) or _restated(after, answer, reading)
+            corrected = (_correction(after, answer, reading) or _restated(after, answer, reading)
+                         or _alone(after, answer, reading))
             if corrected is None:
                 return answer
             statements.append((len(text), len(text), corrected))
