@@ -212,16 +212,21 @@ RUNNER_THREAD = ('Thread runner = null;\n        for (Thread thread : Thread.get
                  '{ if (thread.getName().equals("main")) { runner = thread; } }\n        final Thread held = runner;')
 
 
-def _halts_later(held: str, then: str, seconds: float, suspends: bool = False) -> str:
+def _halts_later(held: str, then: str, seconds: float, suspends: bool = False, helpers: str = "") -> str:
     """An answer that prints the right sum, then (a thread outside its test's group) holds the monitor of
     ``held`` or suspends that thread, and ends the JVM with status 0 after ``seconds``, while main runs ``then``:
     where that kept the runner from replying, the JVM's status 0 stood for the test (red team 3)."""
     hold = "held.suspend(); sleepThenHalt();" if suspends else "synchronized (held) { sleepThenHalt(); }"
     blocker = (f"{held}\n        Thread blocker = new Thread(Thread.currentThread().getThreadGroup().getParent(), () -> "
                f"{{ {hold} }});\n        blocker.setDaemon(true); blocker.start(); Thread.sleep(50); {then}")
-    helpers = (f"class Later {{ static void sleepThenHalt() {{ try {{ Thread.sleep({int(seconds * 1000)}); {HALT_0} }} "
-               "catch (Exception ignored) { } } }")
-    return _sum(blocker.replace("sleepThenHalt()", "Later.sleepThenHalt()"), helpers=helpers)
+    later = (f"class Later {{ static void sleepThenHalt() {{ try {{ Thread.sleep({int(seconds * 1000)}); {HALT_0} }} "
+             "catch (Exception ignored) { } } }")
+    return _sum(blocker.replace("sleepThenHalt()", "Later.sleepThenHalt()"), helpers=f"{later}\n{helpers}")
+
+
+# A throwable of the program's that wraps another as the JDK's wrappers do, and never answers getCause()
+STALL = ("class Stall extends ExceptionInInitializerError { public Throwable getCause() { "
+         "try { Thread.sleep(Long.MAX_VALUE); } catch (InterruptedException e) { } return null; } }")
 
 
 AVATAR_ATTACKS.update({  # the runner kept from replying while a thread ends the JVM with status 0
@@ -235,6 +240,8 @@ AVATAR_ATTACKS.update({  # the runner kept from replying while a thread ends the
         _halts_later(RUNNER_THREAD, THROW, 1.5, suspends=True), "runtime_error"),
     "the runner's thread suspended, then halt(0) past the time limit, as main spins": (
         _halts_later(RUNNER_THREAD, SPIN, 4.5, suspends=True), "timeout"),
+    "a throwable whose getCause() never returns, then halt(0), as main throws it": (
+        _halts_later("final Object held = new Object();", "throw new Stall();", 1.5, helpers=STALL), "runtime_error"),
 })
 AVATAR_CONTROLS = {"honest right": (_sum(""), "passed"), "honest wrong": (_sum("", "a + b + 1"), "wrong_output"),
                    # right only where nothing of the request (the secret first) is left on the JVM's own stdin
@@ -363,7 +370,8 @@ PASSED_BEFORE = {"FileDescriptor.out, then throws", "FileDescriptor.out, then ha
                  # and before a runner's sandbox lost /proc (its frames then numbered from 0): passed
                  "the key from its JVM's memory, a frame signed with it, then throws",
                  "a shared library it wrote, loaded, or it throws",
-                 # and before the runner waited on no monitor a program can hold (ce27b30): passed
+                 # and before the runner waited on no monitor a program can hold nor called its code before a test
+                 # ended (2c59abd; the getCause() one on 2c59abd too): passed
                  *(name for name in AVATAR_ATTACKS if "halt(0)" in name)}
 
 

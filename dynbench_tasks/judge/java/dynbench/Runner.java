@@ -259,16 +259,14 @@ public final class Runner {
         }
 
         void threw(Throwable thrown) {
+            // The throwable that reflection or class initialisation wrapped the program's in, unwrapped; only the
+            // JDK's own wrappers (their exact classes), whose getCause() is the JDK's: a program's subclass may
+            // answer it by throwing, by a chain without end or by never returning, and no code of the program may
+            // run before the test has ended (a thread of it could end the JVM meanwhile).
             Throwable cause = thrown;
-            // The program's own throwable may answer getCause() by throwing or by a chain without end: it
-            // threw either way, and the last class read is what it threw.
-            try {
-                for (int depth = 0; depth < 16 && (cause instanceof InvocationTargetException
-                     || cause instanceof ExceptionInInitializerError) && cause.getCause() != null; depth++) {
-                    cause = cause.getCause();
-                }
-            } catch (Throwable unreadable) {
-                // keep the last cause read
+            for (int depth = 0; depth < 16 && (cause.getClass() == InvocationTargetException.class
+                 || cause.getClass() == ExceptionInInitializerError.class) && cause.getCause() != null; depth++) {
+                cause = cause.getCause();
             }
             end(THREW, 0, cause.getClass().getName());
         }
