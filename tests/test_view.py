@@ -130,6 +130,17 @@ def test_hostile_answers_and_ids_are_shown_as_text(tmp_path):
     assert page.count("<script>") == 1
 
 
+def test_an_answer_s_control_and_bidi_characters_are_shown_not_obeyed(tmp_path):
+    """A right-to-left override shows text as other text, an escape sequence rewrites a terminal showing the
+    page's source; both passed into the page as they were (red team 3). Its lines stay lines."""
+    hostile = "print(1)\n\u202e)dlrow(tnirp\n\x1b[2Jcleared"
+    out = tmp_path / "t.html"
+    write_viewer(str(_translation_run(tmp_path / "t", answer=hostile)), "avatar_fuvo", out)
+    page = out.read_text()
+    assert "\u202e" not in page and "\x1b" not in page
+    assert "print(1)\n\ufffd)dlrow(tnirp\n\ufffd[2Jcleared" in page
+
+
 def _view(*args):
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "view", *map(str, args)],
                           capture_output=True, text=True)

@@ -29,6 +29,13 @@ def one_line(text: object) -> str:
     return _HIDDEN.sub("\ufffd", _LINE_BREAKS.sub(" ", str(text)))
 
 
+def visible_lines(text: object) -> str:
+    """``text`` with its lines kept and its control and bidi characters made the replacement character
+    (HTML's escaping keeps them: a right-to-left override shows an answer as another, an escape sequence
+    rewrites a terminal that shows the page's source)."""
+    return _HIDDEN.sub("\ufffd", str(text))
+
+
 def markdown_cell(text: object) -> str:
     """Text for a Markdown table cell: one line, HTML as entities, pipes and inline syntax escaped, and
     nothing GitHub would turn into a link (a URL, ``www.``, an e-mail address)."""

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dynbench_tasks.analysis.runs import BUILTIN, TaskRun
 from dynbench_tasks.analysis.submitted import parse_json
-from dynbench_tasks.analysis.text import html_text, one_line
+from dynbench_tasks.analysis.text import html_text, one_line, visible_lines
 from dynbench_tasks.benchmarks import BENCHMARKS
 from dynbench_tasks.errors import DataError, UsageError
 from dynbench_tasks.lmeval.answer_statuses import RECORD, Breakdown, reply_form
@@ -345,8 +345,8 @@ def unscored_samples(run: TaskRun) -> str | None:
 
 
 def _shown(value: object) -> str:
-    """A submitted text as HTML, cut at ``SHOWN_CHARACTERS``."""
-    text = str(value)
+    """A submitted text as HTML, its hidden characters shown (:func:`visible_lines`), cut at ``SHOWN_CHARACTERS``."""
+    text = visible_lines(value)
     if len(text) <= SHOWN_CHARACTERS:
         return html.escape(text)
     return html.escape(text[:SHOWN_CHARACTERS]) + f"<i> … ({len(text) - SHOWN_CHARACTERS} more characters)</i>"
