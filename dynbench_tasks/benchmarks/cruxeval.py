@@ -207,8 +207,8 @@ def _right_side(candidate: str, shown_input: str) -> str | Check | None:
 
 def _operands(answer: str) -> tuple[list[str], list[str]] | str | None:
     """Read ``answer`` as Python reads ``assert f(<input>) == <answer>``: a comparison chain extends
-    the assertion (``0 == 1`` never holds); anything else is one value, but two joined by ``or``, ``and``
-    or ``if … else`` are ``ambiguous`` (``0 or 3`` would pass as 3). (expressions, links); a status when the answer
+    the assertion (``0 == 1`` never holds); anything else is one value (``1 or 2`` is the value 1,
+    not an ``or`` that would pass any assertion). (expressions, links); a status when the answer
     cannot count (it calls ``f``, or computes instead of stating a value); None if it is no expression."""
     try:
         whole = ast.parse(f"({answer})", mode="eval")
@@ -216,8 +216,6 @@ def _operands(answer: str) -> tuple[list[str], list[str]] | str | None:
         return None
     if calls_f(whole):
         return "calls_f"
-    if isinstance(whole.body, (ast.BoolOp, ast.IfExp)):
-        return AMBIGUOUS  # "0 or 3", "4 if False else 3": two values, one of which Python picks
     if not states_a_value(whole):
         return "not_a_value"
     source = f"{_CALL} == {answer}"

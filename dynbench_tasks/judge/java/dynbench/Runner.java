@@ -121,6 +121,7 @@ public final class Runner {
                 // status and the output the flight recorder holds, as for any program that ends its JVM.
                 endingJvm = true;
                 stdout.thaw();
+                stdout.undecided();  // the hooks may halt with another status: the JVM's decides
                 Runtime.getRuntime().exit(result.exitStatus);
             }
             ByteArrayOutputStream frame = new ByteArrayOutputStream(64 + result.stdout.length);
@@ -199,6 +200,10 @@ public final class Runner {
             buffer.putInt(4, 0);
             buffer.putInt(8, 0);
             frozen = false;
+        }
+
+        synchronized void undecided() {
+            buffer.putInt(4, 0);
         }
 
         synchronized void ended(int outcome, int exitStatus) {
