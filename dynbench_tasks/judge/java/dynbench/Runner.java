@@ -188,7 +188,9 @@ public final class Runner {
         static final int HEADER = 12;
         private final ByteBuffer buffer;
         private final int cap;
-        private boolean frozen;
+        // Set without this recorder's monitor, as is how the test ended: a thread of the program may hold it
+        // for ever (suspended inside a write), and ending a test must not wait on it.
+        private volatile boolean frozen;
 
         Recorder(ByteBuffer buffer, int cap) {
             this.buffer = buffer;
@@ -206,12 +208,12 @@ public final class Runner {
             buffer.putInt(4, 0);
         }
 
-        synchronized void ended(int outcome, int exitStatus) {
+        void ended(int outcome, int exitStatus) {
             buffer.putInt(8, exitStatus);
             buffer.putInt(4, 1 + outcome);  // last: the caller reads the status only once this is set
         }
 
-        synchronized void freeze() {
+        void freeze() {
             frozen = true;
         }
 
@@ -276,7 +278,8 @@ public final class Runner {
             end(THREW, 0, cause.getClass().getName());
         }
 
-        /** Like System.exit: the test ends here, and nothing its threads print afterwards counts. */
+        /** Like System.exit: the test ends here, and nothing its threads print afterwards counts (a write under
+         *  way as it ends may still land: freezing does not wait for it). */
         void end(int outcome, int exitStatus, String exception) {
             synchronized (lock) {
                 if (!ended) {
