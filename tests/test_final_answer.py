@@ -557,3 +557,82 @@ def test_read_answers_are_judged_in_the_sandbox():
 ])
 def test_a_value_alone_after_the_answer_is_no_answer(generation, read):
     assert output_read(generation) == read
+
+
+# Red team 3, round four: each reply below passed on the right answer though its final one is wrong: a value said
+# after words of a conclusion ("giving 0", "so 0", "i.e. 0", "result = 0", "f(x) = 0", a table's row), after words
+# that open a sentence before its subject ("But the true output is 0", "in fact it's 0"), before the words that
+# say it is the answer ("0 is what it returns"), after a label ("Conclusion: 0", "Out[1]: 0"), after words of
+# correction not listed before ("nah", "En fait, non", "\u4e0d\u5bf9"), in a sentence after a condition that a
+# ", but" ends, or the call said not to return the answer. Each is ambiguous now; the honest neighbours still pass.
+@pytest.mark.parametrize("generation, read", [
+    ("The output would be 'abab' if n were 2, but n is 3, so the function returns 'ababab'.",
+     ("'abab' | 'ababab'", AMBIGUOUS)),
+    ("assert f('ab', 2) == 'abab'  # should be 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nUpon closer inspection, the loop runs once more, giving 'ababab'.",
+     ("'abab' | 'ababab'", AMBIGUOUS)),
+    ("The output is 'abab', plus 'ab' from the last pass, giving 'ababab'.", ("'abab' | 'ababab'", AMBIGUOUS)),
+    ("The output is 'abab' followed by 'ab', i.e. 'ababab'.", ("'abab' | 'ababab'", AMBIGUOUS)),
+    ("The output is 'abab' \u2014 or, more precisely, 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'. Hmm, let me count again: one, two. So 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nHmm, the loop body runs once, so we get 'ab'.", ("'abab' | 'ab'", AMBIGUOUS)),
+    ("The output is 'abab'.\nOn the last pass one more copy is added. Hence 'ababab'.", ("'abab' | 'ababab'", AMBIGUOUS)),
+    ("The output is 'abab'.\nSo the printed value would be 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nAdding the copies up, it comes to 'ababab'.", ("'abab' | 'ababab'", AMBIGUOUS)),
+    ("The output is 'abab'.\nresult = 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nResult \u2192 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nSo f('ab', 2) = 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nf('ab', 2) \u2192 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nf('ab', 2) == 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n$$f('ab',2) = 'ba'$$", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n\n| call | value |\n|---|---|\n| f('ab', 2) | 'ba' |", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("assert f('ab', 2) == 'abab'\nassert f('ab', 2) != 'abab'", ("'abab' | f('ab', 2) != 'abab'", AMBIGUOUS)),
+    ("The output is 'abab'.\n$f('ab', 2) \\ne 'abab'$", ("'abab' | f('ab', 2) \\ne 'abab'", AMBIGUOUS)),
+    ("The output is 'abab'.\nBut the true output is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nHmm, in fact it's 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nTracing it once more, f returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThat was a first guess; the function gives back 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n'ba' is what it really returns.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nHmm, tracing again carefully... final: **'ba'**", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("Reasoning: the output is 'abab'.\nConclusion: 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n\nOut[1]: 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("assert f('ab', 2) == 'abab'  # nah, 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nnvm: 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nLet me recount: the loop leaves 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nEn fait, non : la sortie est 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n\u4e0d\u5bf9\uff0c\u662f 'ba'\u3002", ("'abab' | 'ba'", AMBIGUOUS)),
+    # honest neighbours: the steps of a trace that ends in the answer, code in a fence, another call, a condition,
+    # a value more values follow, a hypothetical, the answer denied of another value, words that look alike
+    ("The output is 'abab'.\nStep by step: add 'ab', giving 'ab'; add 'ab' again, giving 'abab'.", ("'abab'", "")),
+    ("The output is 'abab'.\n```python\nresult = ''\nfor _ in range(n):\n    result += s\n```", ("'abab'", "")),
+    ("The output is 'abab'.\nNote that f('ab', 1) = 'ab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nIf n were 3, we get 'ababab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nFor n = 1, it gives 'ab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nAt i = 1, result = 'ab'", ("'abab'", "")),
+    ("The output is 'abab'.\nIt builds ['ab', 'ab'], giving ['ab', 'ab'], and joins them: 'abab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nThe loop runs 2 times, so 2 copies.", ("'abab'", "")),
+    ("The output is 'abab'.\nLet me count: the length comes to 4.", ("'abab'", "")),
+    ("The output is 'abab'.\nWithout the repetition the result would be 'ab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nSo f('ab', 2) = 'ab' * 2 = 'abab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nf('ab', 2) != 'ab', since n is 2.", ("'abab'", "")),
+    ("The output is 'abab'.\n'abab' is what it returns.", ("'abab'", "")),
+    ("assert f('ab', 2) == 'abab'  # should be 'abab'", ("'abab'", "")),
+    ("The output is 'abab'.\nNon-empty strings are repeated; here 2 times.", ("'abab'", "")),
+])
+def test_an_answer_concluded_otherwise_is_no_answer(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, read", [
+    ("assert f('ab', 2) == 'abab'  # should be f('b', 1)", ("f('ab', 2) | f('b', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\nUpon closer inspection n is 1, so call it with 'abab', 1.",
+     ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is f('ab', 2).\nf('abab', 1) = 'abab'", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is f('ab', 2).\nf('abab', 1) is the input.", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    # honest neighbours: the output concluded, one argument concluded, the answer's call and its output
+    ("The input is f('ab', 2).\n'ab' * 2 is 'abab', hence 'abab'.", ("f('ab', 2)", "")),
+    ("The input is f('ab', 2).\ns must be a string of 2 letters, so 'ab'.", ("f('ab', 2)", "")),
+    ("The input is f('ab', 2).\nf('ab', 2) \u2192 'abab'", ("f('ab', 2)", "")),
+])
+def test_an_input_concluded_otherwise_is_no_answer(generation, read):
+    assert input_read(generation) == read

@@ -16,7 +16,9 @@ it takes back ("Actually, I made a mistake: it returns 0") is no answer either: 
 there, then a value other than the answer, make the reply ``ambiguous``; a statement's own comment, and
 the lines of a closed block after its first statement, are such text too. So does a sentence after the last
 statement that says the answer is another value, in words no statement form holds ("It returns 0.", "the
-result is an empty list"). ``# done`` ends nothing: what follows it is read.
+result is an empty list", "0 is what it returns"), and the reply's last value, when words of a conclusion come
+right before it ("so 0", "giving 0", "result = 0", "f(x) = 0"), and "f(x) != X" of the answer X. ``# done``
+ends nothing: what follows it is read.
 
 The benchmark says how one statement reads (a :class:`Reading`); this module finds the statements.
 """
@@ -80,7 +82,8 @@ _RETURNS = re.compile(
     rf"{_START}(?:the[ \t]+call[ \t]+)?`?(f\([^\n]*?\))`?[ \t]+(?:returns|will[ \t]+return|would[ \t]+return|"
     r"evaluates[ \t]+to|gives|outputs|is)[ \t]*:?[*_]*[ \t]*", re.IGNORECASE | re.MULTILINE)
 # Verbs of a function's returning a value
-_RETURNING = r"(?:returns?|returned|gives?|gave|yields?|produces?|outputs?|prints?|equals?|evaluates[ \t]+to)"
+_RETURNING = (r"(?:returns?|returned|(?:gives?|gave)(?:[ \t]+back)?|yields?|produces?|outputs?|prints?|equals?"
+              r"|evaluates[ \t]+to)")
 _OUTPUT_VERB = (rf"(?:{_RETURNING}|ends[ \t]+up(?:[ \t]+(?:as|being|with|at))?|comes[ \t]+out(?:[ \t]+(?:as|to))?"
                 r"|results[ \t]+in)")
 # Right before a value, words that make it an output, never an input ("let me trace again: it ends up as 'abab'")
@@ -91,27 +94,70 @@ _VERB_CHARS = 40  # of the text before a value, read for such words
 # prediction "it is X", "the call/arguments should be X"
 _ADVERB = r"(?:(?:actually|really|instead|then|now|just|simply|still|therefore|thus|finally|in[ \t]+fact)[ \t]+)?"
 _SAID_VERB = rf"[ \t]+{_ADVERB}(?:is|are|equals|becomes|will[ \t]+be|should[ \t]+be|must[ \t]+be)"
+# Words that may open such a sentence before its subject ("But the true output is 0", "in fact it's 0"), and
+# labels that end in the answer ("Final: 0", "Conclusion: 0", "Out[1]: 0")
+_SAID_OPENING = r"(?:(?:but|yet|in[ \t]+fact|indeed)\b,?[ \t]*)?"
+_SAID_LABEL = rf"(?:final|conclusion|verdict|out\[\d+\])[*_]*{_LABEL}"
 _SAID = {
     "output": re.compile(
-        rf"{_START}(?:(?:it|this|that|the[ \t]+(?:function|call|code|program|expression|assertion))[ \t]+{_ADVERB}"
-        rf"(?:{_OUTPUT_VERB}|becomes|is|(?:will|should|must)[ \t]+(?:be|return|give))"
+        rf"{_START}{_SAID_OPENING}(?:(?:it|this|that|f|the[ \t]+(?:function|call|code|program|expression|assertion))"
+        rf"[ \t]+{_ADVERB}(?:{_OUTPUT_VERB}|becomes|is|(?:will|should|must)[ \t]+(?:be|return|give))"
         r"|(?:it|this|that)'s"
-        rf"|(?:the[ \t]+)?(?:{_ADJECTIVE}[ \t]+){{0,2}}(?:output|answer|result|value|return(?:ed)?[ \t]+value)"
-        rf"{_OF_THE_CALL}(?:{_SAID_VERB}|[*_]*{_LABEL}))[*_]*[ \t]*:?[ \t]*", re.IGNORECASE | re.MULTILINE),
+        rf"|(?:the[ \t]+)?(?:(?:{_ADJECTIVE}|printed|computed)[ \t]+){{0,2}}"
+        rf"(?:output|answer|result|value|return(?:ed)?[ \t]+value){_OF_THE_CALL}(?:{_SAID_VERB}|[*_]*{_LABEL})"
+        rf"|{_SAID_LABEL})[*_]*[ \t]*:?[ \t]*", re.IGNORECASE | re.MULTILINE),
     "input": re.compile(
-        rf"{_START}(?:(?:it|this|that|the[ \t]+(?:call|arguments?))[ \t]+{_ADVERB}"
+        rf"{_START}{_SAID_OPENING}(?:(?:it|this|that|the[ \t]+(?:call|arguments?))[ \t]+{_ADVERB}"
         r"(?:is|are|becomes|will[ \t]+be|should[ \t]+be|must[ \t]+be)|(?:it|this|that)'s"
         rf"|(?:(?:the|an?|one)[ \t]+)?(?:(?:possible|valid|suitable|{_ADJECTIVE})[ \t]+){{0,2}}"
-        rf"(?:input|answer|call|arguments?)(?:{_SAID_VERB}|[*_]*{_LABEL}))[*_]*[ \t]*:?[ \t]*",
+        rf"(?:input|answer|call|arguments?)(?:{_SAID_VERB}|[*_]*{_LABEL})|{_SAID_LABEL})[*_]*[ \t]*:?[ \t]*",
         re.IGNORECASE | re.MULTILINE),
 }
-# A clause that opens with a condition or one step of many says what happens then, not what the answer is
+# Words of a conclusion where a clause starts, which also end a step of a trace: the value right after them,
+# read after the reply's last statement, says the answer only where it is the reply's last value
+# (:func:`_concluded`): "so 0", "hence 0", ", giving 0", ", i.e. 0", "more precisely, 0", "so we get 0", "it
+# comes to 0", "# should be 0", "so the printed value would be 0", "result = 0", "Result \u2192 0"; for input
+# prediction "so call it with f(0)" too
+_CLAUSE_OPENS = r"(?:^[ \t>*_#-]*|(?<=[.!?,;:\u2013\u2014])[ \t]*)"
+_CONCLUDING = (r"(?:(?:the[ \t]+)?(?:\w+[ \t]+)?(?:output|answer|result|value|res|ans)[ \t]*(?:==?|\u2192|->|=>|\u21d2)"
+               r"|(?:(?:so|thus|therefore|hence),?[ \t]+(?:it|this|that|f|the[ \t]+(?:\w+[ \t]+)?(?:output|answer"
+               r"|result|value|function|call))[ \t]+would[ \t]+(?:be|return|give)"
+               r"|(?:so[ \t]+)?we[ \t]+(?:get|obtain|end[ \t]+up[ \t]+with|are[ \t]+left[ \t]+with|arrive[ \t]+at)"
+               r"|(?:it|this|that|the[ \t]+(?:output|answer|result|total|sum))[ \t]+(?:all[ \t]+)?(?:comes|amounts"
+               r"|adds[ \t]+up)[ \t]+to"
+               r"|so|hence|thus|therefore|namely|giving|yielding|resulting[ \t]+in|which[ \t]+(?:gives|yields)"
+               r"|that[ \t]+is|more[ \t]+precisely|to[ \t]+be[ \t]+precise|in[ \t]+other[ \t]+words|should[ \t]+be)\b"
+               r"|i\.e\.)")
+_CONCLUDED = {
+    "output": re.compile(rf"{_CLAUSE_OPENS}{_CONCLUDING}[*_]*[ \t]*[,:]?[ \t]*", re.IGNORECASE | re.MULTILINE),
+    "input": re.compile(rf"{_CLAUSE_OPENS}(?:(?P<calling>(?:so[ \t]+)?call(?:ing)?[ \t]+(?:it|f|the[ \t]+function)"
+                        rf"[ \t]+(?:with|as|on)\b)|{_CONCLUDING})[*_]*[ \t]*[,:]?[ \t]*", re.IGNORECASE | re.MULTILINE),
+}
+# The call asked about, then a sign that says what it returns ("f([1, 2]) = 0", "f(x) \u2192 0", a table's
+# "| f([1, 2]) | 0 |") or what it does not ("f(x) != 3", LaTeX's "\\ne"); a sentence about another call says none
+_CALL_SAID = re.compile(
+    r"(?<![\w.])`?(f\([^\n]*?\))`?[ \t]*(?:(?P<not>!=|\u2260|\\neq?\b)|==?|\u2192|->|=>|\u21d2|\|)[ \t]*")
+_MATH_END = re.compile(r"[ \t]*(?:\$+|\\[\])])[ \t]*$")
+# "0 is what it returns", "0 is the true output": the value before words that say it is the answer
+_VALUE_SAID_BEFORE = {kind: re.compile(
+    rf"[ \t]+(?:is|was|will[ \t]+be)[ \t]+(?:the[ \t]+)?(?:{_ADJECTIVE}[ \t]+){{0,2}}{nouns}(?=[ \t]*(?:[.!;]|$))",
+    re.IGNORECASE | re.MULTILINE) for kind, nouns in (
+        ("output", rf"(?:output|answer|result|return[ \t]+value|what[ \t]+(?:it|f|this|the[ \t]+(?:function|call|code))"
+                   rf"[ \t]+(?:\w+[ \t]+)?{_OUTPUT_VERB})"),
+        ("input", r"(?:input|answer|call|arguments?)"))}
+_SENTENCE_STARTS = re.compile(r"(?:^|(?<=[.!?:;]))[ \t>*_#-]*", re.MULTILINE)
+# A clause that opens with a condition or one step of many says what happens then, not what the answer is; so
+# does one that opens with a value or a variable's ("For 3 we get (2, 3)", "At i = 1, result = [1]", "Step 2: ...")
 _CONDITION = re.compile(
     r"\b(?:if|when|whenever|unless|otherwise|else|suppose|supposing|assuming|for[ \t]+(?:each|every|any|an?)"
-    r"|(?:for|in|on|at|after)[ \t]+(?:each|every|the[ \t]+(?:first|second|third|next|last|\w+th)))\b",
+    r"|(?:for|in|on|at|after)[ \t]+(?:each|every|the[ \t]+(?:first|second|third|next|last|\w+th)))\b"
+    r"|(?:^|[,;:])[ \t]*(?:for|with|at|on|after|in)[ \t]+(?:[-+\d'\"\[({]|\w+[ \t]*=(?!=)"
+    r"|(?:step|iteration|round|pass|index|position)\b)|\bstep[ \t]+\d+",
     re.IGNORECASE)
 _SENTENCE_END_SPLIT = re.compile(r"[.!?](?:[ \t]|$)")
+_BUT = re.compile(r",[ \t]*but\b", re.IGNORECASE)  # "if it were sorted it would be 3, but it is not, so it returns 0"
 _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)")
+_CLAUSE_OR_LINE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 # What may follow the value in its sentence without changing it: "It returns 0 in the end.", "It is 0, not 'ab'."
 _SAID_ASIDE = re.compile(r",?[ \t]+(?:(?:in|at)[ \t]+the[ \t]+end|after[ \t]+all|in[ \t]+fact|finally|eventually"
                          r"|ultimately|overall|here|then|now|instead|too|anyway|though|actually|really|indeed)[ \t]*$",
@@ -133,7 +179,8 @@ _VALUE_AHEAD = r"(?=[-+\d'\"\[{(`*]|f\()"
 _VALUE_BEHIND = r"(?<=[\d'\"\]})`*])"
 _CLAUSE_STARTS = (r"(?:^|(?<=[.!?,;:\u2013\u2014-]))[ \t>*_#-]*"
                   r"(?:actually|wait|hold[ \t]+(?:on|up)|hang[ \t]+on|just[ \t]+a[ \t]+(?:sec|second|moment|minute)"
-                  r"|oops|whoops|sorry|nope|no[ \t]+wait|no(?=[ \t]*[,.!:;\u2013\u2014-])"
+                  r"|oops|whoops|sorry|nope|nah|no[ \t]+wait|no(?=[ \t]*[,.!:;\u2013\u2014-])"
+                  r"|non(?=[ \t]*[,.!:;\u2013\u2014])"  # French
                   r"|I[ \t]+mean|rather|instead|(?:update|edit)(?=[ \t]*:))\b")
 _BESIDE_A_VALUE = (rf"(?:\b(?:is|be|returns?|gives?)[ \t]+|'s[ \t]+)?\bactually[ \t]+(?:(?:is|be|returns?|gives?|"
                    rf"equals?|evaluates[ \t]+to|outputs?)[ \t]+)?{_VALUE_AHEAD}"
@@ -142,12 +189,14 @@ _BESIDE_A_VALUE = (rf"(?:\b(?:is|be|returns?|gives?)[ \t]+|'s[ \t]+)?\bactually[
 _ANYWHERE = (r"\b(?:mistake[ns]?|mistaken|miscalculat\w*|misread\w*|correction|corrected|correcting|incorrect\w*"
              r"|wrong|not[ \t]+(?:right|correct)|or[ \t]+rather|scratch[ \t]+that"
              r"|on[ \t]+(?:second|further)[ \t]+thought|on[ \t]+reflection|let[ \t]+me[ \t]+(?:fix|correct)"
-             r"|my[ \t]+(?:bad|error)|apolog\w*|never[ \t]?mind|disregard\w*|ignore[ \t]+(?:that|this|the[ \t]+above)"
+             r"|my[ \t]+(?:bad|error)|apolog\w*|never[ \t]?mind|nvm|disregard\w*"
+             r"|ignore[ \t]+(?:that|this|the[ \t]+above)"
              r"|I[ \t]+take[ \t]+(?:it|that)[ \t]+back|strike[ \t]+that|not[ \t]+quite|typo|erratum|errata"
              r"|misspoke|misstat\w*|revised|revision|should[ \t]+have[ \t]+been"
              r"|made[ \t]+(?:an?[ \t]+|some[ \t]+)?(?:\w+[ \t]+)?(?:errors?|slip|blunder)|erred|in[ \t]+error|oversight"
              r"|messed[ \t]+up|I[ \t]+(?:forgot|overlooked|missed)"
-             r"|re-?(?:check|consider|calculat|comput|evaluat|examin|trac|think|do|visit|run)\w*)\b")
+             r"|re-?(?:check|consider|calculat|comput|count|evaluat|examin|trac|think|do|visit|run)\w*)\b"
+             r"|\u4e0d\u5bf9|\u9519\u4e86|\u66f4\u6b63")  # Chinese: "not right", "wrong", "correction"
 _CORRECTION = re.compile(rf"{_CLAUSE_STARTS}|{_BESIDE_A_VALUE}|{_ANYWHERE}", re.IGNORECASE | re.MULTILINE)
 # A word whose letters mix Latin with Cyrillic or Greek ("\u0410ctually" with a Cyrillic A) hides a word of
 # correction from the list, so it counts as one; values may mix them (a CRUXEval output starts with a Cyrillic C).
@@ -173,6 +222,7 @@ _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", 
                  "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
 _WORD_VALUES = {**{word: str(number) for number, word in enumerate(_NUMBER_WORDS)},
                 "nothing": "None", "none": "None", "null": "None", "true": "True", "false": "False"}
+_IDEOGRAPHIC_STOP = re.compile(r"\u3002(?=\s|$)")
 _SPELLED = re.compile(
     rf"\b(?P<verb>(?P<returning>{_RETURNING})|is|are|was|were|be|been|being|becomes?|became|as|to|at|with|'s|:)[ \t]+"
     r"(?:(?:just|simply|only|actually|really|now|then|instead|still)[ \t]+)?"
@@ -385,8 +435,10 @@ def _correction(tail: str, answer: Check, reading: Reading) -> Check | None:
 
 def _prose_spelled(text: str) -> str:
     """``text`` with its values spelt as Python spells them: Markdown emphasis and backticks set aside ("it is
-    **0**", "`0`"), typographic quotes made quotes, values in words made values (:data:`_SPELLED`)."""
+    **0**", "`0`"), typographic quotes made quotes, a Chinese full stop that ends a sentence made a full stop
+    ("\u662f 0\u3002"), values in words made values (:data:`_SPELLED`)."""
     text = _EMPHASIS.sub(lambda stars: " " * len(stars.group()), text.replace("`", " ")).translate(_QUOTES)
+    text = _IDEOGRAPHIC_STOP.sub(".", text)
     return _SPELLED.sub(_spelled_value, text)
 
 
@@ -415,10 +467,13 @@ def _alone(tail: str, answer: Check, reading: Reading) -> Check | None:
 def _restated(tail: str, answer: Check, reading: Reading) -> Check | None:
     """A value other than ``answer`` that a sentence of ``tail``, the text after the reply's last statement,
     says the answer is, though in none of the statements' forms: "It returns 0.", "it ends up as an empty
-    list", "the result is 0", "it's f(0)" (:data:`_SAID`). The value is the whole rest of the sentence ("It
-    returns 3 for the first element" says no answer), and a sentence that opens with a condition ("If n were
-    0, it returns ''", "For the first element it is 3") says none either."""
-    tail = _prose_spelled("".join(char for char in tail if unicodedata.category(char) != "Cf"))
+    list", "the result is 0", "it's f(0)" (:data:`_SAID`), "0 is what it returns" (:data:`_VALUE_SAID_BEFORE`),
+    else the reply's last value after words of a conclusion (:func:`_concluded`). The value is
+    the whole rest of the sentence ("It returns 3 for the first element" says no answer), and a sentence that
+    opens with a condition ("If n were 0, it returns ''", "For the first element it is 3") says none either."""
+    tail = "".join(char for char in tail if unicodedata.category(char) != "Cf")
+    prose = _prose_spelled(_masked(tail, [block.span(1) for block in _FENCED.finditer(tail)]))
+    tail = _prose_spelled(tail)
     read: set[str] = set()  # a model that says one sentence again and again says it once
     for said in _SAID[reading.kind].finditer(tail):
         rest = tail[said.end():said.end() + _PROSE_VALUE_CHARS].split("\n", 1)[0]
@@ -431,10 +486,88 @@ def _restated(tail: str, answer: Check, reading: Reading) -> Check | None:
         check = reading.read(reading.named(value)) if value else None
         if check is None or not _states(check, reading.unstated) or reading.same(answer, check):
             continue
-        opening = tail[max(tail.rfind("\n", 0, said.start()) + 1, said.start() - _PROSE_VALUE_CHARS):said.start()]
-        if not _CONDITION.search(_SENTENCE_END_SPLIT.split(opening)[-1]):
+        if not _conditional(tail, said.start()):
             return check
+    for said in _VALUE_SAID_BEFORE[reading.kind].finditer(tail):
+        line = tail[max(tail.rfind("\n", 0, said.start()) + 1, said.start() - _PROSE_VALUE_CHARS):said.start()]
+        if line in read:
+            continue
+        if len(read) == _MAX_CORRECTION_VALUES:
+            return Check(line[:_SHOWN_CHARS], AMBIGUOUS)
+        read.add(line)
+        for start in [*(found.end() for found in _SENTENCE_STARTS.finditer(line))][::-1][:_SENTENCE_CUTS]:
+            value = line[start:].strip()
+            if value and _literal(value.lstrip("-+~ \t")):
+                check = reading.read(reading.named(value))
+                if (_states(check, reading.unstated) and not reading.same(answer, check)
+                        and not _conditional(tail, said.start() - len(line) + start)):
+                    return check
+                break
+    return _denied(tail, answer, reading) or _concluded(prose, answer, reading)
+
+
+def _denied(tail: str, answer: Check, reading: Reading) -> Check | None:
+    """A sentence of ``tail`` that says the call asked about does not return ``answer`` ("f([1, 2]) != 3",
+    LaTeX's "\\ne"), which takes the answer back (:data:`_CALL_SAID`)."""
+    denied = [cue for cue in _CALL_SAID.finditer(tail) if cue.group("not")]
+    for cue in denied[:_MAX_CORRECTION_VALUES]:
+        value = _whole_sentence_value(_MATH_END.sub("", tail[cue.end():cue.end() + _PROSE_VALUE_CHARS].split("\n")[0]))
+        stated = value and reading.returned(cue.group(1), value)
+        if stated and _states(check := reading.read(stated), reading.unstated) and reading.same(answer, check):
+            return Check(f"{cue.group().strip()} {value}", AMBIGUOUS)
+    if len(denied) > _MAX_CORRECTION_VALUES:
+        return Check(denied[_MAX_CORRECTION_VALUES].group()[:_SHOWN_CHARS], AMBIGUOUS)
     return None
+
+
+def _concluded(prose: str, answer: Check, reading: Reading) -> Check | None:
+    """A value other than ``answer`` that ``prose`` (the text after the reply's last statement, its fenced code
+    blanked out and its spelling made Python's) ends in: its last value, when words of a conclusion come right
+    before it ("so 0", "giving 0", "result = 0", :data:`_CONCLUDED`) or the call asked about and a sign ("f([1,
+    2]) = 0", :data:`_CALL_SAID`), and it is the whole rest of its sentence. A value that more values follow is
+    a step on the way ("add 1, giving 1; add 2, giving 3"). A sentence that opens with a condition says no such
+    value, nor does one whose value is what the prompt shows (the call asked about, or for input prediction its
+    output: "hence 'abab'"), nor, for input prediction, a value other than a call of f ("so 'ab'")."""
+    found = sorted([*((cue, None) for cue in _CONCLUDED[reading.kind].finditer(prose)),
+                    *((cue, cue) for cue in _CALL_SAID.finditer(prose) if not cue.group("not"))],
+                   key=lambda cue: cue[0].start(), reverse=True)
+    for cue, call in found:
+        start, end = cue.span()
+        rest = prose[end:end + _PROSE_VALUE_CHARS].split("\n", 1)[0]
+        if call is not None and call.group().rstrip().endswith("|"):
+            rest = rest.split("|", 1)[0]  # a table's cell
+        rest = _MATH_END.sub("", rest)
+        if not _VALUE_START.match(rest):
+            continue
+        # the last value said after such words decides
+        value = _whole_sentence_value(rest)
+        if not value or _conditional(prose, start) or (call is None and _a_part(value, reading, cue)):
+            return None
+        stated = reading.returned(call.group(1), value) if call else reading.named(value)
+        check = reading.read(stated) if stated else None
+        after = prose[end + rest.index(value) + len(value):]
+        over = _CLAUSE_OR_LINE_END.search(after)
+        if (check is None or not _states(check, reading.unstated) or reading.same(answer, check)
+                or (over and _VALUE_START.search(after, over.end()))):
+            return None
+        return check
+    return None
+
+
+def _conditional(tail: str, position: int) -> bool:
+    """Whether the clause of ``tail`` that goes on at ``position`` opened with a condition or one step of many
+    (:data:`_CONDITION`); a ", but" after the condition opens a clause of its own."""
+    opening = tail[max(tail.rfind("\n", 0, position) + 1, position - _PROSE_VALUE_CHARS):position]
+    return _CONDITION.search(_BUT.split(_SENTENCE_END_SPLIT.split(opening)[-1])[-1]) is not None
+
+
+def _a_part(value: str, reading: Reading, cue: re.Match) -> bool:
+    """Whether ``value``, said after the words of a conclusion ``cue``, may be what the prompt shows (the call
+    asked about, for input prediction its output) or, for input prediction, arguments without a call of f ("so
+    'ab'": one argument, maybe; after words of calling, "call it with 'ab', 2", they are the call): no answer."""
+    if reading.kind == "output":
+        return reading.returned(value, "None") is not None
+    return reading.returned("", value) is not None or not (value.startswith("f(") or cue.group("calling"))
 
 
 def _whole_sentence_value(rest: str) -> str | None:
