@@ -28,6 +28,18 @@ size, count, index, node or position of a permutation; nor a string of digits: t
 reference Java rejected lowered edge ends, permutation entries, a prime's lower bound 2 and digit strings
 until these limits.
 
+A copied input writes one value of such an array (or character of such a word or digit string) over
+another of it (``2 1 3 5`` becomes ``2 1 2 5``): it too invents no value, but a program that answers every
+rearrangement alike (a property of the values as a set: their XOR, whether a word's letters pair up) no
+longer must. Copies make up what the lowered values cannot, after them. No value of a permutation (of 1 to
+its length, or 0 to one less) is copied: on Avatar the reference Java disagreed with the Python on copies in
+three permutation problems, which their statements forbid.
+
+The numbers of a grid are rearranged and copied row by row, as arrays: two or more lines of the count of
+numbers that the line before them announces (``5`` then ``3 2 2 4 1`` and ``1 2 2 2 1``), ending the
+input, fewer lines than the count (a square of them may be an adjacency or distance matrix) and of four
+numbers or more (lines of three are weighted edges or queries ``t l r`` as often).
+
 A derived input the program fails on, is slow on or answers differently under two hash seeds is not kept
 (:mod:`mutators.output_choice`), nor, where the benchmark publishes its own program in the target
 language, one on which that program disagrees.
@@ -36,6 +48,7 @@ language, one on which that program disagrees.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
 import re
 
@@ -44,6 +57,7 @@ _TRIES = 4  # tries per derived input asked for, before it is given up
 _LONG_DIGITS = 10  # a digit string this long is no bounded number
 _WHOLE = re.compile(r"[1-9][0-9]*")  # a whole number as written, no sign or leading zero
 _LOWEST = 2  # a lowered value is no less: problems often ask for 2 or more (a prime, a size), few for 3
+_TRIPLE = 3  # a run of lines of three numbers is a run of triples (weighted edges, queries ``t l r``), no grid
 
 
 def _is_number(token: str) -> bool:
@@ -61,6 +75,20 @@ def _is_array(rows: list[list[str]], index: int) -> bool:
             and (index == 1 or len(above) == 1) and all(len(other) != len(row) for other in neighbours))
 
 
+def _is_grid_row(rows: list[list[str]], index: int) -> bool:
+    """Whether ``rows[index]`` is a row of a grid of numbers: one of two or more lines, fewer than the count,
+    of the count (four or more) of numbers that the line before them announces (alone or first of the
+    input), ending it."""
+    size, first = len(rows[index]), index
+    while first > 1 and len(rows[first - 1]) == size:
+        first -= 1
+    count = rows[first - 1] if first else []
+    grid = list(itertools.takewhile(lambda row: len(row) == size, rows[first:]))
+    return (size > _TRIPLE and bool(count) and count[0] == str(size) and (first == 1 or len(count) == 1)
+            and 2 <= len(grid) < size and all(all(map(_is_number, row)) for row in grid)
+            and not any(rows[first + len(grid):]))
+
+
 def _is_shuffled_string(rows: list[list[str]], index: int) -> bool:
     row = rows[index]
     if len(row) != 1 or len(row[0]) < 2:
@@ -70,12 +98,16 @@ def _is_shuffled_string(rows: list[list[str]], index: int) -> bool:
     return (token.isalpha() and not elsewhere) or (token.isdigit() and len(token) >= _LONG_DIGITS)
 
 
+def _is_numbers(rows: list[list[str]], index: int) -> bool:
+    return _is_array(rows, index) or _is_grid_row(rows, index)
+
+
 def _rearranged(stdin: str, rng: random.Random) -> str:
     lines = stdin.split("\n")
     rows = [line.split() for line in lines]
     rearranged = list(lines)
     for index, row in enumerate(rows):
-        if _is_array(rows, index):
+        if _is_numbers(rows, index):
             shuffled = list(row)
             rng.shuffle(shuffled)
             rearranged[index] = " ".join(shuffled)
@@ -84,6 +116,30 @@ def _rearranged(stdin: str, rng: random.Random) -> str:
             rng.shuffle(characters)
             rearranged[index] = lines[index].replace(row[0], "".join(characters), 1)
     return "\n".join(rearranged)
+
+
+def _is_permutation(row: list[str]) -> bool:
+    return len(set(row)) == len(row) and set(row) in ({str(value) for value in range(1, len(row) + 1)},
+                                                      {str(value) for value in range(len(row))})
+
+
+def _copied(stdin: str, rng: random.Random) -> str:
+    """``stdin`` with one value of an array or grid row that is no permutation, or one character of a word
+    or digit string that ``_rearranged`` rearranges, written over another of them that differs from it."""
+    lines = stdin.split("\n")
+    rows = [line.split() for line in lines]
+    places = [index for index, row in enumerate(rows)
+              if (_is_numbers(rows, index) and len(set(row)) > 1 and not _is_permutation(row))
+              or (_is_shuffled_string(rows, index) and len(set(row[0])) > 1)]
+    if not places:
+        return stdin
+    index = places[rng.randrange(len(places))]
+    items = list(rows[index]) if _is_numbers(rows, index) else list(rows[index][0])
+    position = rng.randrange(len(items))
+    items[position] = rng.choice(sorted(set(items) - {items[position]}))
+    lines[index] = " ".join(items) if _is_numbers(rows, index) else lines[index].replace(rows[index][0],
+                                                                                          "".join(items), 1)
+    return "\n".join(lines)
 
 
 def _is_value(token: str) -> bool:
@@ -126,14 +182,14 @@ def _lowered(stdin: str, rng: random.Random) -> str:
 def derived_stdins(stdins: list[str], seed: int, count: int = DERIVED_TESTS) -> list[str]:
     """Up to ``count`` new inputs, none equal to a published one or to each other, the same for the same
     seed and inputs: half rearranged from ``stdins`` (taken in turn), half with one value lowered (a
-    program that sorts its input answers every rearrangement alike), either rule making up what the
-    other cannot."""
+    program that sorts its input answers every rearrangement alike), else with one value copied over
+    another (one that only looks at the set of values does too), else rearranged."""
     if not stdins:
         return []
     digest = hashlib.sha256(f"{seed}\x00".encode() + "\x00".join(stdins).encode()).digest()
     rng = random.Random(int.from_bytes(digest[:8], "big"))
     seen, derived = {_tokens(stdin) for stdin in stdins}, []
-    for derive, upto in ((_rearranged, (count + 1) // 2), (_lowered, count), (_rearranged, count)):
+    for derive, upto in ((_rearranged, (count + 1) // 2), (_lowered, count), (_copied, count), (_rearranged, count)):
         for attempt in range(count * _TRIES):
             if len(derived) >= upto:
                 break

@@ -4,5 +4,5 @@ minor version may count otherwise, so it joins the fingerprint and a run's prove
 
 import sys
 
-ENGINE_VERSION = "0.9.0"
+ENGINE_VERSION = "0.10.0"
 COUNTING_PYTHON = "{}.{}".format(*sys.version_info[:2])

@@ -32,7 +32,21 @@ def _is_lowered(new: str, stdin: str) -> bool:
     if len(changed) != 1 or [len(row) for row in _lines(new)] != [len(row) for row in _lines(stdin)]:
         return False
     (old, lowered), = changed
-    return max((int(old) + 1) // 2, 2) <= int(lowered) < int(old)
+    return old.isdigit() and lowered.isdigit() and max((int(old) + 1) // 2, 2) <= int(lowered) < int(old)
+
+
+def _is_copied(new: str, stdin: str) -> bool:
+    """Whether ``new`` is ``stdin`` with one number of a line, or one character of a word alone on its line,
+    written over another of them."""
+    changed = [(old_row, new_row) for old_row, new_row in zip(_lines(stdin), _lines(new), strict=True)
+               if old_row != new_row]
+    if len(changed) != 1 or [len(row) for row in _lines(new)] != [len(row) for row in _lines(stdin)]:
+        return False
+    (old_row, new_row), = changed
+    if len(old_row) == 1 and len(old_row[0]) == len(new_row[0]):
+        old_row, new_row = list(old_row[0]), list(new_row[0])
+    differing = [(old, copied) for old, copied in zip(old_row, new_row, strict=True) if old != copied]
+    return len(differing) == 1 and differing[0][1] in old_row
 
 
 @pytest.mark.parametrize("stdin", ["5\n1 2 3 4 5\n3\n3 4 1\n", "5 3\n1 2 3 4 5\n", "6 4\nYJSNPI\n",
@@ -41,7 +55,8 @@ def test_a_derived_input_rearranges_a_published_one_and_invents_nothing(stdin):
     derived = derived_stdins([stdin], 0)
     assert 0 < len(derived) <= DERIVED_TESTS and stdin not in derived and len(set(derived)) == len(derived)
     rearranged = [new for new in derived if sorted(new) == sorted(stdin)]  # no value outside the published ones
-    assert rearranged and all(_is_lowered(new, stdin) for new in derived if new not in rearranged)
+    assert rearranged and all(_is_lowered(new, stdin) or _is_copied(new, stdin)
+                              for new in derived if new not in rearranged)
     for new in rearranged:
         lines, published = _lines(new), _lines(stdin)
         assert [sorted(row) for row in lines] == [sorted(row) for row in published] or \
@@ -122,6 +137,8 @@ def test_where_nothing_is_rearranged_one_value_is_lowered(published, lowered):
     "2 2\n", "2 3\n..#\n###\n", "3 3\n...\n...\n...\n",  # a grid's sizes: its lines and their lengths
     "4 3\n1 2\n2 3\n1 4\n", "3\n1 2 2\n2 3 1\n",  # edges: no node above the counts the input shows
     "4\n1\n3\n2\n4\n",  # a permutation: no value above its length
+    "4\n0 1 1 0\n1 0 1 1\n1 1 0 1\n0 1 1 0\n",  # a square of numbers: an adjacency matrix, no grid
+    "4\n1 2 3 4\n4 3 2 1\n1\n",  # lines of the count's length that do not end the input: no grid
     "2\n11\n", "10010010\n",  # a digit string of the length given before; a string of bits
 ])
 def test_sizes_indices_signs_fractions_and_small_numbers_are_never_lowered(stdin):
@@ -133,7 +150,8 @@ def test_only_the_array_a_count_announces_is_shuffled():
     published = "3\n1 2 3\n2\n5 6\n9 9 9\n"
     derived = derived_stdins([published], 0)
     rearranged = [new for new in derived if sorted(new) == sorted(published)]
-    assert rearranged and all(_is_lowered(new, published) for new in derived if new not in rearranged)
+    assert rearranged and all(_is_lowered(new, published) or _is_copied(new, published)
+                              for new in derived if new not in rearranged)
     for new in rearranged:
         rows = new.split("\n")
         assert rows[0] == "3" and rows[2] == "2" and rows[4] == "9 9 9" and sorted(rows[1].split()) == ["1", "2", "3"]
@@ -147,12 +165,54 @@ def test_half_are_rearranged_half_lowered_and_either_rule_makes_up_for_the_other
     assert len(derived) == DERIVED_TESTS
     assert [sorted(new) == sorted("3 3\n2 13 8\n") for new in derived] == [True, True, False, False]
     assert all(_is_lowered(new, "3 3\n2 13 8\n") for new in derived[2:])
-    # nothing above the counts (5 lines, 5 tokens) to lower: all four rearranged
+    # nothing above the counts (5 lines, 5 tokens) to lower: two rearranged, two with a number copied over another
+    derived = derived_stdins(["5\n1 2 3 4 4\n"], 0)
+    assert [sorted(new.split()) == ["1", "2", "3", "4", "4", "5"] for new in derived] == [True, True, False, False]
+    assert all(_is_copied(new, "5\n1 2 3 4 4\n") for new in derived[2:])
+    # ... but no value of a permutation is copied over another: all four rearranged
     assert all(sorted(new.split()) == ["1", "2", "3", "4", "5", "5"] for new in derived_stdins(["5\n1 2 3 4 5\n"], 0))
-    # a string of ten digits or more is rearranged, never lowered, nor is its length
-    assert all(sorted(new) == sorted("10\n2311312312\n") for new in derived_stdins(["10\n2311312312\n"], 0))
+    assert all(sorted(new.split()) == ["0", "1", "2", "3"] for new in derived_stdins(["3\n0 2 1\n"], 0))
+    # a string of ten digits or more is rearranged or has a digit copied, never lowered, nor is its length
+    derived = derived_stdins(["10\n2311312312\n"], 0)
+    assert [sorted(new) == sorted("10\n2311312312\n") for new in derived] == [True, True, False, False]
+    assert all(_is_copied(new, "10\n2311312312\n") for new in derived[2:])
     # two numbers are no array to rearrange: the 7 is lowered, the count and the 1 stay
     assert sorted(derived_stdins(["2\n7 1\n"], 0)) == ["2\n4 1\n", "2\n5 1\n", "2\n6 1\n"]
+
+
+def test_a_grid_is_rearranged_and_copied_row_by_row():
+    """Two lines of the announced count of numbers (a 2 x N grid, CodeNet's s170274782) had nothing to vary:
+    no line alone is an array, no number is above the counts. Each row is rearranged as an array is."""
+    published = "5\n3 2 2 4 1\n1 2 2 2 1\n"
+    derived = derived_stdins([published], 0)
+    assert len(derived) == DERIVED_TESTS and derived == derived_stdins([published], 0)
+    rows = [_lines(new) for new in derived]
+    assert all(lines[0] == ["5"] and len(lines[1]) == len(lines[2]) == 5 for lines in rows)
+    rearranged = [new for new in derived if [sorted(row) for row in _lines(new)] == [sorted(row) for row in
+                                                                                      _lines(published)]]
+    assert len(rearranged) == 2 and all(_is_copied(new, published) for new in derived if new not in rearranged)
+    # lines of three are as often weighted edges or queries (``3`` then ``1 2 2`` and ``2 3 1``): no grid
+    assert derived_stdins(["3\n1 2 2\n2 3 1\n"], 0) == []
+
+
+PAIRS_OF_LETTERS = """s = list(str(input()))
+s.sort()
+if s[0] == s[1] and s[0] != s[2] and s[2] == s[3]:
+    print("Yes")
+else:
+    print("No")
+"""
+
+
+def test_a_character_copied_over_another_changes_what_every_rearrangement_answers_alike():
+    """CodeNet's s896397037 answers every rearrangement of ``ASSA`` with its published "Yes" (a property of
+    the letters as a set), and there is no number to lower: a copy of one letter over another (``ASAA``,
+    still only published letters) gives another answer."""
+    derived = derived_stdins(["ASSA\n"], 0)
+    copied = [new for new in derived if sorted(new) != sorted("ASSA\n")]
+    assert len(copied) == 2 and all(_is_copied(new, "ASSA\n") for new in copied)
+    assert {_printed(PAIRS_OF_LETTERS, new) for new in derived if new not in copied} == {"Yes\n"}
+    assert {_printed(PAIRS_OF_LETTERS, new) for new in copied} == {"No\n"}
 
 
 def _printed(code: str, stdin: str) -> str:
@@ -210,6 +270,24 @@ def test_edits_that_together_give_back_the_unedited_programs_answers_change_noth
     after_first_edit = replace(problem, baseline=["5\n", "6\n"])
     assert not _differs(after_first_edit, ["1\n", "2\n"])  # the unedited program's answers, everywhere
     assert _differs(after_first_edit, ["1\n", "3\n"])  # a new answer on the derived test
+
+
+def test_a_lookup_table_of_the_published_input_fails_a_document_that_had_no_derived_test(seeded_sandboxes):
+    """Issue 49: s896397037's document had no derived test (every derived input, a rearrangement, answered
+    "Yes", so every edit answered every test alike and was sought on the published test alone), and a
+    lookup table of its published input passed it. Built again, it has derived tests, and one of them
+    expects what the table does not print (its published output, for any input it does not know)."""
+    from dynbench_tasks.benchmarks.translation import judged_output
+
+    result, tests = _codenet_document(PAIRS_OF_LETTERS, "ASSA\n", seeded_sandboxes)
+    derived = [test for test in tests if test.get("derived")]
+    assert result.status == MUTATED and derived and result.derived_inputs == [test["input"] for test in derived]
+    assert all(test["output"] == _printed(result.code, test["input"]) for test in tests)
+    table = {test["input"]: test["output"] for test in tests if not test.get("derived")}
+    assert all(judged_output(table[test["input"]], test["output"], numeric=False) for test in tests
+               if not test.get("derived"))
+    assert any(not judged_output(table.get(test["input"], tests[0]["output"]), test["output"], numeric=False)
+               for test in derived)
 
 
 def test_derived_inputs_never_cost_a_program_its_edit(seeded_sandboxes):
@@ -303,9 +381,11 @@ def _lookup_table_java(doc: dict) -> str:
 @pytest.mark.slow
 def test_a_lookup_table_of_the_published_inputs_passes_no_document_with_a_derived_test(tmp_path, data_dir):
     """Issue 49: a CodeNet Java that is a lookup table of the published test inputs passed codenet_fuvo
-    documents (the red team's s199418121, s537584449 and s043545989). It passes none that has a derived test;
-    the documents without one (nothing in their published input is one derived_inputs rearranges or lowers,
-    or none of the derived inputs was kept: scripts/derived_coverage.py counts them) are what it still passes."""
+    documents (the red teams' s199418121, s537584449, s043545989, s170274782 and s846046431). It passes none
+    that has a derived test; the documents without one (nothing in their published input is one
+    derived_inputs rearranges, lowers or copies, or none of the derived inputs was kept: every one of
+    s043545989's, a rearranged permutation ``1 2 3``, and of s846046431's answers "Yes";
+    scripts/derived_coverage.py counts them) are what it still passes."""
     task = "codenet_fuvo"
     (tmp_path / "codenet_py2java.jsonl").write_text(
         "\n".join((data_dir / "codenet_py2java.jsonl").read_text().splitlines()[:40]) + "\n")
@@ -313,8 +393,11 @@ def test_a_lookup_table_of_the_published_inputs_passes_no_document_with_a_derive
     docs = list(TaskManager(include_path=task_directory(), include_defaults=False, metadata=metadata)
                 .load([task])["tasks"][task].test_docs())
     derived = [any(test.get("derived") for test in doc["tests"]) for doc in docs]
-    # one-line inputs with nothing to rearrange (``198 1.10``, ``15``) get a value lowered
-    assert {"s199418121", "s537584449"} <= {str(doc["id"]) for doc, has in zip(docs, derived, strict=True) if has}
+    # one-line inputs with nothing to rearrange (``198 1.10``, ``15``) get a value lowered; a 2 x N grid its rows
+    # rearranged
+    with_derived = {str(doc["id"]) for doc, has in zip(docs, derived, strict=True) if has}
+    assert {"s199418121", "s537584449", "s170274782"} <= with_derived
+    assert not {"s043545989", "s846046431"} & with_derived
     assert sum(derived) >= 3, sum(derived)
 
     statuses = partial(_statuses, task, docs, metadata)
