@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from dynbench_tasks.benchmarks.base import Program
+from mutators.execution.limits import CHECK_HASH_SEED
 from mutators.programs import MUTATED, UNCHANGED, CallTests
 
 NO_INPUTS = "the problem has no inputs to compute new answers on"
@@ -40,7 +41,8 @@ def _run_slice(programs: Sequence[Program], per_chain: list[list], with_new_inpu
     if verify:
         items = [(p.code, r, p.tests) for results in per_chain
                  for p, r in zip(programs, results, strict=True) if p.tests is not None]
-        check_equivalence(items, sandbox(None), CheckSettings(seconds=check_seconds, seed=seed), progress=progress)
+        check_equivalence(items, sandbox(CHECK_HASH_SEED), CheckSettings(seconds=check_seconds, seed=seed),
+                          progress=progress)
     # NewOutput edits the program as the other operators left it, so it comes last.
     problems = [(r, p.answers(r) if p.answers is not None else None)
                 for results, wanted in zip(per_chain, with_new_outputs, strict=True) if wanted
@@ -59,9 +61,9 @@ def _add_reason(result, reason: str) -> None:
 
 def mutate_programs(programs: Sequence[Program], chains: Sequence, seed: int, *, label: str, verify: bool,
                     sandbox: Callable, check_seconds: float = 2.0, mutate_one: Callable | None = None) -> list[list]:
-    """For each chain, one result per program. ``sandbox(hash_seed)`` gives the sandbox to use (None:
-    any hash seed); it is only asked for when something must run. ``mutate_one`` rewrites one program
-    (:func:`mutators.engine.mutate` by default)."""
+    """For each chain, one result per program. ``sandbox(hash_seed)`` gives the sandbox to use, whose
+    processes all take that PYTHONHASHSEED; it is only asked for when something must run. ``mutate_one``
+    rewrites one program (:func:`mutators.engine.mutate` by default)."""
     from tqdm import tqdm
 
     from mutators.engine import mutate

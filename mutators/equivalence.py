@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from mutators import runaway
 from mutators.engine import MutationResult, rename_keywords
 from mutators.execution import Sandbox
-from mutators.execution.limits import COUNTED_SLOWER, preloaded, wall_seconds
+from mutators.execution.limits import COUNTED_SLOWER, preloaded, shares_a_process, wall_seconds
 from mutators.perturb import perturbed_inputs, render_arguments
 from mutators.programs import MUTATED, REJECTED, CallTests, StdinTests, Tests
 
@@ -105,7 +105,8 @@ def _scripts_task(source: str, stdins: list[str], seconds: float, steps: list[in
     return {
         "kind": "run_scripts",
         "payload": {"source": source, "stdins": stdins, "seconds": seconds, "steps": steps, "every": True,
-                    "preload": preloaded(source), "run_wall_seconds": wall_seconds(seconds)},
+                    "preload": preloaded(source), "shared": shares_a_process(source),
+                    "run_wall_seconds": wall_seconds(seconds)},
         "limits": {"wall_seconds": len(stdins) * wall_seconds(seconds), "cpu_seconds": int(seconds) + 2, "nproc": 64},
     }
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 
 from mutators import batched_calls
-from mutators.execution.limits import preloaded, wall_seconds
+from mutators.execution.limits import preloaded, shares_a_process, wall_seconds
 
 
 def statements(code: str) -> set[int]:
@@ -40,7 +40,8 @@ def scripts_task(source: str, stdins: list[str], seconds: float, steps: int | No
     of ``source``) and ``allowed``, one that stops once at most ``allowed`` statements of ``code`` are
     unexecuted (the rest of the tests could only run more of them)."""
     payload = {"source": source, "stdins": stdins, "seconds": seconds, "steps": steps, "every": True, "trace": True,
-               "preload": preloaded(source), "run_wall_seconds": wall_seconds(seconds)}
+               "preload": preloaded(source), "shared": shares_a_process(source),
+               "run_wall_seconds": wall_seconds(seconds)}
     if code is not None and allowed is not None and source.endswith(code):
         shift = _shift(code, source)
         payload["enough"] = {"lines": sorted(line + shift for line in statements(code)), "missing": allowed}

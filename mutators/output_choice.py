@@ -55,7 +55,7 @@ from typing import Any
 
 from mutators import batched_calls, line_coverage, runaway
 from mutators.engine import MutationResult
-from mutators.execution.limits import COUNTED_SLOWER, preloaded, wall_seconds
+from mutators.execution.limits import COUNTED_SLOWER, preloaded, shares_a_process, wall_seconds
 from mutators.execution.plain import PlainDataError, decode
 from mutators.newoutput import Edit, Edits, NewOutput, edits
 from mutators.programs import MUTATED, UNCHANGED, CallTests, StdinTests
@@ -229,6 +229,7 @@ def _tasks(problem: Problem, code: str, rules: OutputRules, every: bool = False)
         script = tests.script(code)
         return [{"kind": "run_scripts", "payload": {"source": script, "stdins": problem.inputs, "seconds": seconds,
                                                    "steps": steps, "every": every, "preload": preloaded(script),
+                                                   "shared": shares_a_process(script),
                                                    "run_wall_seconds": wall_seconds(seconds)},
                  "limits": {"wall_seconds": len(problem.inputs) * wall_seconds(seconds),
                             "cpu_seconds": int(seconds) + 2, "nproc": 64}}]

@@ -24,6 +24,7 @@ from dynbench_tasks.errors import SettingsError
 from dynbench_tasks.lmeval import build_progress, documents, task_manager
 from dynbench_tasks.lmeval.cost import Plan
 from dynbench_tasks.lmeval.environment import SUPPORTED_LM_EVAL
+from mutators.execution.limits import CHECK_HASH_SEED
 
 pytestmark = pytest.mark.slow  # the fast subset (README) leaves this module out
 
@@ -199,8 +200,8 @@ def test_a_document_build_says_how_far_it_is_every_so_often(small_data, monkeypa
 
 
 def test_the_build_line_counts_the_runs_of_each_stage_apart():
-    """The equivalence check's runs (the unseeded sandbox) and the new answers' searches (the seeded ones)
-    are counted apart, so a translation build's line says which stage it is in."""
+    """The equivalence check's runs (its sandbox's hash seed) and the new answers' searches (theirs) are
+    counted apart, so a translation build's line says which stage it is in."""
 
     class Finishing:
         def run(self, tasks, progress=None):
@@ -209,8 +210,8 @@ def test_the_build_line_counts_the_runs_of_each_stage_apart():
 
     progress = build_progress.BuildProgress("avatar_fuvo", 100)
     assert progress.line().endswith("0 of 100 programs rewritten; no sandbox runs asked for yet")
-    sandbox = progress.sandboxes(lambda hash_seed=None: Finishing())
-    sandbox(None).run([{}] * 4)
+    sandbox = progress.sandboxes(lambda hash_seed: Finishing())
+    sandbox(CHECK_HASH_SEED).run([{}] * 4)
     assert progress.line().endswith("sandbox runs done of those asked for so far: 3 of 4 checking mutants")
     sandbox(1).run([{}] * 3)
     sandbox(2).run([{}] * 2)

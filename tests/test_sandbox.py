@@ -6,7 +6,7 @@ import uuid
 from pathlib import Path
 
 from mutators.execution import Sandbox, WorkerPool
-from mutators.execution.limits import preloaded
+from mutators.execution.limits import preloaded, shares_a_process
 
 
 def _script(box: Sandbox, source: str, seconds: float = 2.0, **limits) -> dict:
@@ -233,3 +233,62 @@ def test_a_test_that_ends_without_a_word_is_told_from_one_out_of_time(sandbox):
     runs = _scripts(sandbox, "import os, time\nif input() == 'die': os._exit(3)\ntime.sleep(30)", ["die", "sleep"],
                     run_wall_seconds=1)
     assert [(run["outcome"], run["ended"]) for run in runs] == [("timeout", "died"), ("timeout", "timeout")]
+
+
+def test_only_programs_that_keep_nothing_a_later_run_could_see_share_a_process():
+    shared = ["import sys\ninput = sys.stdin.readline\nsys.setrecursionlimit(10 ** 6)\nprint(int(input()))",
+              "from collections import deque\nimport math, heapq as h\nprint(*open(0).read().split())",
+              "from sys import stdin\nprint(stdin.readline())"]
+    alone = ["import random\nprint(random.random())",  # the generator's state
+             "import os\nos.write(1, b'x')", "import numpy", "import decimal", "import threading",
+             "import sys as s\nprint(s.stdin.read())",  # a name for sys that is not sys
+             "import sys\nsys.stdout = sys.stderr", "import math\nmath.pi = 3", "import sys\nprint(sys.modules)",
+             "from sys import modules", "print(open('data.txt').read())", "open(1, 'w').write('x')",
+             "__builtins__.input = print", "globals()['x'] = 1", "setattr(print, 'x', 1)", "def ("]
+    assert [shares_a_process(source) for source in shared] == [True] * len(shared)
+    assert [source for source in alone if shares_a_process(source)] == []
+
+
+def _without_seconds(runs: list[dict]) -> list[dict]:
+    return [{key: value for key, value in run.items() if key != "seconds"} for run in runs]
+
+
+def test_tests_that_share_a_process_answer_as_each_would_in_a_process_of_its_own(sandbox):
+    program = ("import sys\n"
+               "reader = open(0)\n"  # closes fd 0 when the run's namespace goes, a cycle through f's globals
+               "def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n"
+               "class Late:\n    def __del__(self):\n        print('late')\n"
+               "late = Late()\nlate.me = late\n"
+               "word, number = reader.read().split()\n"
+               "if word == 'limit':\n    sys.setrecursionlimit(60)\n"
+               "if word == 'digits':\n    sys.set_int_max_str_digits(0)\n"
+               "if word == 'raise':\n    raise KeyError(number)\n"
+               "if word == 'exit':\n    sys.exit(int(number))\n"
+               "if word == 'loop':\n    while True:\n        number = 0\n"
+               "print(word, f(int(number)), len(str(10 ** 5000)) if word in ('digits', 'huge') else '')\n")
+    stdins = ["plain 5", "limit 10", "deep 200", "digits 3", "huge 3", "raise 1", "deep 100", "exit 3", "plain 2",
+              "loop 0", "plain 1"]
+    alone = _scripts(sandbox, program, stdins, steps=5_000)
+    together = _scripts(sandbox, program, stdins, steps=5_000, shared=True)
+    assert _without_seconds(together) == _without_seconds(alone)
+    assert [run["outcome"] for run in alone] == ["exit:0", "exit:0", "exit:0", "exit:0", "raise:ValueError",
+                                                 "raise:KeyError", "exit:0", "exit:3", "exit:0", "over_budget",
+                                                 "exit:0"]
+    assert alone[2]["stdout"] == "deep 200 \n"  # the limit the run before set is not this run's
+    assert alone[3]["stdout"] == "digits 3 5001\n" and alone[8]["stdout"] == "plain 2 \n"  # nothing printed late
+
+
+def test_tests_that_share_a_process_go_on_in_a_fresh_one_where_it_ends(sandbox):
+    probe = "import os, time\nword = input()\nprint(os.getpid())\n" \
+            "if word == 'die': os._exit(3)\nif word == 'sleep': time.sleep(30)\n" \
+            "if word == 'spin':\n    end = time.process_time() + 1.1\n    while time.process_time() < end: pass\n"
+    words = ["a", "b", "die", "c", "d", "spin", "e", "sleep", "f"]
+    runs = _scripts(sandbox, probe, words, shared=True, run_wall_seconds=3)
+    ended = [(run["outcome"], run.get("ended")) for run in runs]
+    assert ended == [("exit:0", None)] * 2 + [("timeout", "died")] + [("exit:0", None)] * 4 + [
+        ("timeout", "timeout"), ("exit:0", None)]
+    pids = [run["stdout"] for run in runs]
+    assert pids[0] == pids[1] and pids[3] == pids[4] == pids[5]  # one process for the tests in a row
+    assert pids[1] != pids[3]  # the run that died took its process with it
+    assert pids[6] != pids[5]  # the spin used up the CPU a process may have used before it starts a test
+    assert pids[8] != pids[6]  # the one out of time too

@@ -14,8 +14,9 @@ import time
 from collections.abc import Callable
 
 from dynbench_tasks.lmeval.cost import PROGRESS_EVERY_SECONDS, clock
+from mutators.execution.limits import CHECK_HASH_SEED
 
-_STAGES = {True: "checking mutants", False: "choosing new inputs and outputs"}  # by whether the sandbox is unseeded
+_STAGES = {True: "checking mutants", False: "choosing new inputs and outputs"}  # by whether the sandbox is the check's
 
 
 class _CountingSandbox:
@@ -60,7 +61,7 @@ class BuildProgress:
 
     def sandboxes(self, sandbox: Callable) -> Callable:
         """``sandbox(hash_seed)``, each sandbox it gives counted under its stage."""
-        return lambda hash_seed=None: _CountingSandbox(sandbox(hash_seed), self, _STAGES[hash_seed is None])
+        return lambda hash_seed: _CountingSandbox(sandbox(hash_seed), self, _STAGES[hash_seed == CHECK_HASH_SEED])
 
     def line(self) -> str:
         elapsed = clock(time.monotonic() - self._started)

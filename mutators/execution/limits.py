@@ -16,6 +16,10 @@ UNPRIVILEGED_ID = 65534
 CLEAN_ENVIRONMENT = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
                      "MKL_NUM_THREADS": "1"}
 
+# The PYTHONHASHSEED of every process of the equivalence check (whose sandbox the caller gives it): a set's order,
+# and with it the lines a program runs, then repeat on every machine, so no draw decides a mutant's budget or verdict.
+CHECK_HASH_SEED = 0
+
 # Modules a task running one program's stdin tests imports once, before it forks a process for each test, where
 # the program imports them (preloaded): those the benchmarks' programs import whose import defines things and
 # does nothing else. A run importing one afresh pays for it on every test (measured in a forked child: numpy
@@ -39,6 +43,63 @@ def preloaded(source: str) -> tuple[str, ...]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module)
     return tuple(sorted(name for name in names if name.split(".")[0] in PRELOADABLE))
+
+
+# Modules that keep no state a program could change and a later run of it see: a program that imports
+# only these, and none of _SHARING_HAZARDS, may have its stdin tests run one after another in one process
+# (shares_a_process). Not random (its generator's state), decimal (its context), numpy (its settings),
+# threading, os, io, ...
+SHAREABLE = frozenset({"sys", "math", "cmath", "collections", "heapq", "bisect", "itertools", "functools", "operator",
+                       "string", "re", "fractions", "statistics", "copy", "queue", "typing", "array", "datetime"})
+# Names that reach past the program's own namespace (open but as open(0), to read stdin)
+_SHARING_HAZARDS = frozenset({"__builtins__", "builtins", "globals", "vars", "exec", "eval", "compile", "__import__",
+                              "setattr", "delattr", "breakpoint", "open", "__loader__", "__spec__"})
+# What of sys a program may use in a shared process (the worker sets the streams and limits afresh for each run)
+_SHAREABLE_SYS = frozenset({"stdin", "stdout", "stderr", "setrecursionlimit", "getrecursionlimit", "exit", "maxsize",
+                            "argv", "float_info", "int_info", "version_info", "version", "byteorder", "maxunicode",
+                            "getsizeof", "set_int_max_str_digits", "get_int_max_str_digits", "hexversion", "platform"})
+
+
+def _imported(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """The modules ``tree`` imports (``import a.b`` names ``a.b``) and the names it binds them to."""
+    modules, bound = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            modules.add("." * node.level + (node.module or ""))
+    return modules, bound
+
+
+@functools.lru_cache(maxsize=4096)
+def shares_a_process(source: str) -> bool:
+    """Whether ``source``'s stdin tests may run one after another in one process, each from a fresh namespace,
+    with the answers each would give in a process of its own: it imports only :data:`SHAREABLE` modules, takes
+    from ``sys`` only its streams and limits (which the worker sets afresh for every run), assigns to no
+    module's attribute and names none of ``_SHARING_HAZARDS`` but ``open(0)``."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    modules, bound = _imported(tree)
+    if any(name.split(".")[0] not in SHAREABLE for name in modules) or any(
+            isinstance(node, ast.Import) and any(alias.name == "sys" and alias.asname for alias in node.names)
+            for node in ast.walk(tree)):
+        return False
+    reading_stdin = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)
+                     and isinstance(node.func, ast.Name) and node.func.id == "open" and node.args
+                     and isinstance(node.args[0], ast.Constant) and node.args[0].value == 0}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in _SHARING_HAZARDS and id(node) not in reading_stdin:
+            return False
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound and (
+                not isinstance(node.ctx, ast.Load) or (node.value.id == "sys" and node.attr not in _SHAREABLE_SYS)):
+            return False
+        if isinstance(node, ast.ImportFrom) and node.module == "sys" and any(
+                alias.name not in _SHAREABLE_SYS for alias in node.names):
+            return False
+    return True
 
 
 DEFAULT_LIMITS = {

@@ -40,6 +40,7 @@ import builtins
 import contextlib
 import errno
 import functools
+import gc
 import io
 import json
 import os
@@ -306,8 +307,11 @@ def task_run_script(payload):
     _install_quit_builtins()
     with open("stdin.txt", "w", encoding="utf-8") as handle:
         handle.write(payload["stdin"])
-    os.dup2(os.open("stdin.txt", os.O_RDONLY), 0)
-    os.dup2(os.open("stdout.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)
+    for path, flags, fd in (("stdin.txt", os.O_RDONLY, 0), ("stdout.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 1)):
+        opened = os.open(path, flags)
+        if opened != fd:  # fd 0 is free where the run before closed it (open(0) does, as it ends)
+            os.dup2(opened, fd)
+            os.close(opened)
     sys.stdin = open(0, encoding="utf-8", closefd=False)
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
@@ -336,63 +340,148 @@ def _preload(name):
         pass
 
 
-def task_run_scripts(payload):
-    """``run_script`` on each of ``stdins`` in turn, each run in a process of its own forked from this
-    one, until a run does not exit cleanly (unless ``every``): a program is judged on all its tests for
-    the price of one task, and one that fails the first test costs no more. ``seconds`` is a budget
-    per run (of CPU time, which a busy machine does not stretch; ``run_wall_seconds`` stops a run that
-    sleeps), as is ``steps`` (one for every run, or a list of one per stdin). The modules ``preload``
-    names are imported before the first run (:func:`_preload`). Traced runs with ``enough`` (``lines``,
-    ``missing``) stop once all but ``missing`` of those lines have run: what the remaining tests reach
-    could only lower that count."""
-    results, reached = [], set()
+def _compile_ahead(source):
+    """Compile ``source`` here, once, for every run forked after: a run compiling it afresh pays about a
+    millisecond of CPU, more than forking it. A source that does not compile is left for each run to fail on."""
+    with contextlib.suppress(Exception):
+        _compiled[source] = compile(source, PROGRAM_FILENAME, "exec")
+
+
+# CPU seconds a process running a program's tests one after another may have used and still start another: so
+# no run there gets less of the process's CPU limit than a process of its own would give it.
+_SHARED_CPU_SECONDS = 1.0
+_REST = {"rest": True}  # a process running tests one after another leaves the rest to a fresh one
+
+
+def _last_needed(result, payload, reached):
+    """Whether ``result`` is the last run of a program's tests that ``task_run_scripts`` needs: a run that
+    did not exit cleanly (unless ``every``), or, traced with ``enough``, the run after which all but
+    ``missing`` of those lines have run (``reached``: the lines run so far, updated here)."""
+    if result.get("outcome") != "exit:0":
+        return not payload.get("every")
     enough = payload.get("enough") if payload.get("trace") else None
+    if enough:
+        reached.update(result.get("lines") or ())
+        return len(set(enough["lines"]) - reached) <= enough["missing"]
+    return False
+
+
+def _send(write_fd, message):
+    data = json.dumps(message).encode()[:RESULT_CAP]  # cut, it no longer reads: the run reports nothing
+    view = memoryview(struct.pack("!I", len(data)) + data)
+    while view:
+        view = view[os.write(write_fd, view):]
+
+
+def _run_tests(payload, first, count, write_fd):
+    """In a process forked for them: tests ``first`` to ``first + count`` of the payload, one after another,
+    one message each, until one is the last needed or this process has used ``_SHARED_CPU_SECONDS``."""
+    steps, reached = payload.get("steps"), set()
+    recursion = sys.getrecursionlimit()
+    digits = getattr(sys, "get_int_max_str_digits", lambda: None)()
+    gc.freeze()  # what is here already: each run's collection then looks at what the runs made only
+    for index in range(first, first + count):
+        if index > first and time.process_time() > _SHARED_CPU_SECONDS:
+            _send(write_fd, _REST)
+            break
+        sys.setrecursionlimit(recursion)  # what the run before may have set
+        if digits is not None:
+            sys.set_int_max_str_digits(digits)
+        try:
+            run = dict(payload, stdin=payload["stdins"][index])
+            if isinstance(steps, list):
+                run["steps"] = steps[index]
+            result = task_run_script(run)
+        except BaseException as error:
+            result = {"outcome": "error:%s" % type(error).__name__, "stdout": ""}
+        _send(write_fd, result)
+        if _last_needed(result, payload, reached):
+            break
+        if result.get("outcome") != "exit:0":  # stopped anywhere: what it left half done stays with this process
+            _send(write_fd, _REST)
+            break
+        # The run's namespace goes now, not in a later run: its finalizers (a file on fd 0 closing, a print)
+        # act on this run's stdin and stdout, which no one reads any more.
+        gc.collect()
+        with contextlib.suppress(BaseException):
+            sys.stdout.flush()
+    os._exit(0)
+
+
+def _next_message(read_fd, buffer, deadline):
+    """The next message in ``buffer`` (filled from ``read_fd``): a dict, or None where none came whole by
+    ``deadline`` or the pipe closed first; and whether it closed."""
+    while len(buffer) < 4 or len(buffer) < 4 + struct.unpack("!I", bytes(buffer[:4]))[0]:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([read_fd], [], [], remaining)[0]:
+            return None, False
+        chunk = os.read(read_fd, 1 << 16)
+        if not chunk:
+            return None, True
+        buffer += chunk
+    size = 4 + struct.unpack("!I", bytes(buffer[:4]))[0]
+    data = bytes(buffer[4:size])
+    del buffer[:size]
+    try:
+        message = json.loads(data)
+    except ValueError:
+        return None, False
+    return (message, False) if isinstance(message, dict) else (None, False)
+
+
+def task_run_scripts(payload):
+    """``run_script`` on each of ``stdins`` in turn, until a run does not exit cleanly (unless ``every``): a
+    program is judged on all its tests for the price of one task, and one that fails the first test costs no
+    more. Each run is in a process forked from this one; with ``shared`` (the client's word that the program
+    keeps no state between runs that a later run could see: :func:`mutators.execution.limits.shares_a_process`),
+    one forked process runs the tests one after another, each from a fresh namespace, until it has used
+    ``_SHARED_CPU_SECONDS`` (a fork costs a run more CPU than most Avatar programs take), and a fresh one
+    goes on from the test after the last it reported. ``seconds`` is a budget per run (of CPU time, which a
+    busy machine does not stretch; ``run_wall_seconds`` stops a run that sleeps), as is ``steps`` (one for
+    every run, or a list of one per stdin). The modules ``preload`` names are imported before the first run
+    (:func:`_preload`), and the program compiled. Traced runs with ``enough`` (``lines``, ``missing``) stop
+    once all but ``missing`` of those lines have run: what the remaining tests reach could only lower that
+    count."""
+    results, reached = [], set()
     for name in payload.get("preload", ()):
         _preload(name)
-    steps = payload.get("steps")
-    for index, stdin in enumerate(payload["stdins"]):
+    _install_quit_builtins()
+    _compile_ahead(payload["source"])
+    stdins, done = payload["stdins"], False
+    while len(results) < len(stdins) and not done:
+        first = len(results)
+        count = len(stdins) - first if payload.get("shared") else 1
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(read_fd)
-            try:
-                run = dict(payload, stdin=stdin)
-                if isinstance(steps, list):
-                    run["steps"] = steps[index]
-                data = json.dumps(task_run_script(run)).encode()
-            except BaseException as error:
-                data = json.dumps({"outcome": "error:%s" % type(error).__name__, "stdout": ""}).encode()
-            view = memoryview(data[:RESULT_CAP])
-            while view:
-                view = view[os.write(write_fd, view):]
-            os._exit(0)
+            _run_tests(payload, first, count, write_fd)
         os.close(write_fd)
-        chunks, deadline, closed = [], time.monotonic() + payload["run_wall_seconds"], False
-        while time.monotonic() < deadline and select.select([read_fd], [], [], max(0, deadline - time.monotonic()))[0]:
-            chunk = os.read(read_fd, 1 << 16)
-            if not chunk:
-                closed = True
+        buffer = bytearray()
+        while len(results) < first + count:
+            message, closed = _next_message(read_fd, buffer, time.monotonic() + payload["run_wall_seconds"])
+            if message == _REST:
                 break
-            chunks.append(chunk)
+            if message is None:
+                _kill_group(pid)
+                status = 0
+                with contextlib.suppress(ChildProcessError):
+                    _, status = os.waitpid(pid, 0)
+                    pid = None
+                # no report (``ended`` says why, as a task of its own would: "timeout", or "died" where the run
+                # ended early, killed by a signal other than the CPU limit's or exiting without a word)
+                died = closed and not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU)
+                message = {"outcome": "timeout", "stdout": "", "ended": "died" if died else "timeout"}
+            results.append(message)
+            if _last_needed(message, payload, reached):
+                done = True
+            if done or pid is None:
+                break
         os.close(read_fd)
-        _kill_group(pid)
-        status = 0
-        with contextlib.suppress(ChildProcessError):
-            _, status = os.waitpid(pid, 0)
-        try:
-            result = json.loads(b"".join(chunks))
-        except ValueError:
-            # no report (``ended`` says why, as a task of its own would: "timeout", or "died" where the run ended
-            # early, killed by a signal other than the CPU limit's or exiting without a word)
-            died = closed and not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU)
-            result = {"outcome": "timeout", "stdout": "", "ended": "died" if died else "timeout"}
-        results.append(result)
-        if result.get("outcome") != "exit:0" and not payload.get("every"):
-            break
-        if enough and result.get("outcome") == "exit:0":
-            reached.update(result.get("lines") or ())
-            if len(set(enough["lines"]) - reached) <= enough["missing"]:
-                break
+        if pid is not None:
+            _kill_group(pid)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
     return {"results": results}
 
 
