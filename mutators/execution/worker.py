@@ -409,8 +409,9 @@ def _run_tests(payload, first, count, write_fd):
 
 
 def _next_message(read_fd, buffer, deadline):
-    """The next message in ``buffer`` (filled from ``read_fd``): a dict, or None where none came whole by
-    ``deadline`` or the pipe closed first; and whether it closed."""
+    """The next message in ``buffer`` (filled from ``read_fd``): a dict, or None where none came by
+    ``deadline``, or none that reads came before the run ended (the pipe closed, or what came is no
+    message); and whether the run ended so."""
     while len(buffer) < 4 or len(buffer) < 4 + struct.unpack("!I", bytes(buffer[:4]))[0]:
         remaining = deadline - time.monotonic()
         if remaining <= 0 or not select.select([read_fd], [], [], remaining)[0]:
@@ -425,8 +426,8 @@ def _next_message(read_fd, buffer, deadline):
     try:
         message = json.loads(data)
     except ValueError:
-        return None, False
-    return (message, False) if isinstance(message, dict) else (None, False)
+        return None, True
+    return (message, False) if isinstance(message, dict) else (None, True)
 
 
 def task_run_scripts(payload):
@@ -459,18 +460,15 @@ def task_run_scripts(payload):
         os.close(write_fd)
         buffer = bytearray()
         while len(results) < first + count:
-            message, closed = _next_message(read_fd, buffer, time.monotonic() + payload["run_wall_seconds"])
+            message, ended = _next_message(read_fd, buffer, time.monotonic() + payload["run_wall_seconds"])
             if message == _REST:
                 break
             if message is None:
-                _kill_group(pid)
-                status = 0
-                with contextlib.suppress(ChildProcessError):
-                    _, status = os.waitpid(pid, 0)
-                    pid = None
+                status = _ended(pid)
+                pid = None
                 # no report (``ended`` says why, as a task of its own would: "timeout", or "died" where the run
                 # ended early, killed by a signal other than the CPU limit's or exiting without a word)
-                died = closed and not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU)
+                died = ended and not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU)
                 message = {"outcome": "timeout", "stdout": "", "ended": "died" if died else "timeout"}
             results.append(message)
             if _last_needed(message, payload, reached):
@@ -479,10 +477,16 @@ def task_run_scripts(payload):
                 break
         os.close(read_fd)
         if pid is not None:
-            _kill_group(pid)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
+            _ended(pid)
     return {"results": results}
+
+
+def _ended(pid):
+    """Kill the process ``pid`` runs tests in, if it still runs, and its wait status."""
+    _kill_group(pid)
+    with contextlib.suppress(ChildProcessError):
+        return os.waitpid(pid, 0)[1]
+    return 0
 
 
 def _counter(payload):
