@@ -219,6 +219,23 @@ def test_the_build_line_counts_the_runs_of_each_stage_apart():
                                     "3 of 5 choosing new inputs and outputs")
 
 
+def test_a_build_s_estimate_is_the_time_the_same_build_took_on_this_machine_before(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    kind = "avatar|0.10.0|250|F+U+V2+O|O"
+    first = build_progress.BuildProgress("avatar_fuvo and 1 more", 500, kind=kind)
+    assert first.line().endswith("no sandbox runs asked for yet")  # no build before: no estimate
+    with first:
+        pass
+    assert kind in json.loads((tmp_path / "dynbench" / "build_seconds.json").read_text())
+    (tmp_path / "dynbench" / "build_seconds.json").write_text(json.dumps({kind: 98.0, "codenet|0.10.0|200|O": 60}))
+    again = build_progress.BuildProgress("avatar_fuvo and 1 more", 500, kind=kind)
+    assert re.search(r"; about 1:3\d left \(these tasks took 1:38 to build on this machine before\)$", again.line())
+    assert build_progress.BuildProgress("x", 1, kind="cruxeval|0.10.0|800|O").line().endswith("asked for yet")
+    with pytest.raises(KeyboardInterrupt), build_progress.BuildProgress("avatar_fuvo", 250, kind="stopped"):
+        raise KeyboardInterrupt  # a build that did not finish says nothing of how long one takes
+    assert "stopped" not in json.loads((tmp_path / "dynbench" / "build_seconds.json").read_text())
+
+
 def test_the_cost_of_a_cpu_run_comes_from_its_first_batch_and_the_advice_keeps_answers_right():
     translation = Plan(answers=1250, problems=250, max_gen_toks=1024, batch=1).message(first_batch_seconds=30)
     assert translation.startswith("generating 1250 answers (250 problems, 5 samples each) of up to 1024 tokens on "

@@ -61,7 +61,9 @@ def _mutated(programs: list, settings: TaskSettings, label: str, source: str) ->
         chains = [parse_chain(s.chain, dict(s.options)) for s in together.values()]
         if len(together) > 1:
             label = f"{label} and {len(together) - 1} more"
-        with BuildProgress(label, len(programs) * len(chains)) as progress:
+        kind = "|".join([settings.benchmark, ENGINE_VERSION, str(len(programs)),
+                         *sorted(other.chain for other in together.values())])
+        with BuildProgress(label, len(programs) * len(chains), kind=kind) as progress:
             per_chain = mutate_programs(programs, chains, settings.seed, label=label, verify=settings.verify,
                                         sandbox=progress.sandboxes(shared_sandbox),
                                         mutate_one=progress.rewriting(mutate))
