@@ -141,6 +141,21 @@ def test_an_answer_s_control_and_bidi_characters_are_shown_not_obeyed(tmp_path):
     assert "print(1)\n\ufffd)dlrow(tnirp\n\ufffd[2Jcleared" in page
 
 
+def test_a_logged_document_s_hidden_characters_and_a_lone_surrogate_are_shown_not_obeyed(tmp_path):
+    """A doctored log's document holds a right-to-left override and an escape sequence; an answer holds a lone
+    surrogate, which no UTF-8 page can hold (red team 4: the page then failed to write)."""
+    run = _translation_run(tmp_path / "t", answer="class Main { }\ud800")
+    for path in run.glob("samples_*.jsonl"):
+        sample = json.loads(path.read_text())
+        sample["doc"]["python"] = "print(1)\n\u202e)dlrow(tnirp\n\x1b[2J"
+        path.write_text(json.dumps(sample) + "\n")
+    out = tmp_path / "t.html"
+    write_viewer(str(run), "avatar_fuvo", out)
+    page = out.read_text(encoding="utf-8")
+    assert not any(hidden in page for hidden in ("\u202e", "\x1b", "\ud800"))
+    assert "class Main { }\ufffd" in page and "\ufffd)dlrow(tnirp" in page
+
+
 def _view(*args):
     done = subprocess.run([sys.executable, "-m", "dynbench_tasks.cli", "view", *map(str, args)],
                           capture_output=True, text=True)

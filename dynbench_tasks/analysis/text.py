@@ -11,7 +11,9 @@ import re
 _LINE_BREAKS = re.compile(r"\r\n|[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Control characters, the bidirectional overrides that make text display as something else, and the
 # characters that display as nothing (a name with a zero-width space looks like another's).
-_HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+# Control and bidi characters, and lone surrogates (which no UTF-8 file can hold: a logged answer may carry one)
+_HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
+                     r"\ud800-\udfff]")
 _MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]|~])")
 # What GitHub-flavoured Markdown links by itself (its extended autolinks): a scheme's "://", "www." and an
 # e-mail address (whose "mailto:" and "xmpp:" forms rest on its "@"). A backslash before the ":" or the "."

@@ -601,5 +601,6 @@ def write_view_page(runs: list[TaskRun], task: str, out: Path, model: str | None
         "<label><input type='checkbox' onchange='flips(this.checked)'> only outcome flips "
         "(passed on orig, failed on the mutant)</label>")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(head + "".join(sections) + "</body></html>", encoding="utf-8")
+    # every field a run logged (its documents too, which a doctored log can fill) shows its hidden characters
+    out.write_text(visible_lines(head + "".join(sections) + "</body></html>"), encoding="utf-8")
     return len(flipped)
