@@ -182,8 +182,9 @@ def test_few_shot_from_the_command_line_keeps_a_space_between_question_and_answe
     assert prompts == [f"{input_prompt(shot)} {task.doc_to_target(shot)}\n\n{input_prompt(doc)}" for doc in docs]
 
 
-def test_a_document_build_says_how_far_it_is_every_so_often(small_data, monkeypatch, capfd):
+def test_a_document_build_says_how_far_it_is_every_so_often(small_data, monkeypatch, capfd, tmp_path):
     monkeypatch.setattr(build_progress, "PROGRESS_EVERY_SECONDS", 0.2)  # 30 seconds in a run
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no build of these tasks before: no estimate yet
     rewrite = documents.mutate
 
     def slow_rewrite(*args, **kwargs):  # 20 ms a program or more: several lines on a machine of any speed
