@@ -351,6 +351,34 @@ def test_a_slow_program_leaves_its_later_tests_to_other_jvms_with_the_same_verdi
     assert result.left is None
 
 
+def test_a_test_that_times_out_runs_once_more_in_a_fresh_jvm_before_it_counts(monkeypatch):
+    """A time limit is wall time, which a busy machine can use up: the first test of a program to time out
+    (here made to, as a machine that kept the JVM waiting would) runs again in a fresh JVM, once a program,
+    so a fast program still passes and one that loops for ever still times out, in two JVMs, not more."""
+    from dynbench_tasks.judge import pool
+
+    starts, starved = [], []
+    in_one_jvm = pool.JudgeWorker._execute_in_one_jvm
+
+    def busy_machine(self, job, classes, tests, cut_at=None):
+        starts.append(len(tests))
+        runs, go_on = in_one_jvm(self, job, classes, tests, cut_at)
+        if not starved and len(tests) == 3:
+            starved.append(runs[1])
+            return [runs[0], pool.TestRun(pool.TIMED_OUT, 0, "", b"", job.time_limit_ms)], False
+        return runs, go_on
+
+    monkeypatch.setattr(pool.JudgeWorker, "_execute_in_one_jvm", busy_machine)
+    doc = stdin_doc(("1 2\n", "3\n"), ("40 2\n", "42\n"), ("5 5\n", "10\n"))
+    with JavaJudge(workers=1, hidden=data_locations(), share_after=1e9) as judge:
+        assert BENCHMARKS["codenet"].judge_replies([(SUM_TWO, doc)], judge, 2000) == ["passed"]
+        assert starts == [3, 2] and starved[0].outcome == pool.RETURNED
+        starts.clear()
+        looping = SUM_TWO.replace("return a + b;", "while (true) {}")
+        assert BENCHMARKS["codenet"].judge_replies([(looping, doc)], judge, 500) == ["timeout"]
+        assert starts == [3, 3]
+
+
 def test_a_compiler_that_cannot_compile_anything_stops_the_judge_rather_than_failing_every_answer():
     worker = JudgeWorker(data_locations(), heap_mb=1)  # a JVM that cannot start: no compiler at all
     try:

@@ -590,11 +590,19 @@ class JudgeWorker:
                 ) -> tuple[list[TestRun], bool]:
         """Every test of one program, in a JVM of its own that ends with it (a fresh one for the tests
         after a test that ended its JVM with status 0 or left threads running); and whether tests were
-        left: with ``share_after`` (seconds), the first test to end past it is the last run here."""
+        left: with ``share_after`` (seconds), the first test to end past it is the last run here.
+        The first test of a program to time out runs once more in a fresh JVM before it counts: its time
+        limit is wall time, which a machine busy with other work can use up (one retry a program bounds
+        what a program that loops for ever costs)."""
         cut_at = None if share_after is None else time.monotonic() + share_after
         runs: list[TestRun] = []
+        retried = False
         while len(runs) < len(job.tests):
             more, go_on = self._execute_in_one_jvm(job, classes, job.tests[len(runs):], cut_at)
+            if more and more[-1].outcome == TIMED_OUT and not retried:
+                retried = True
+                runs += more[:-1]
+                continue
             runs += more
             if not go_on:
                 break
