@@ -154,6 +154,22 @@ def test_a_look_alike_letter_in_a_model_name_shows_escaped(tmp_path):
     assert [r["model"] for r in board(tmp_path / "site")] == ["org/model", "org/m\\u043edel"]
 
 
+def test_a_space_no_one_sees_in_a_model_name_shows_escaped(tmp_path):
+    """Red team 4: "org/model " (a space at the end), " org/model" and "org/model\t" showed as "org/model" in
+    Markdown and HTML, which trim them; "org/mo  del" showed as "org/mo del" in HTML, which collapses them."""
+    victim = named(tmp_path / "victim", "org/model", [1, 1, 1, 1])
+    spaced = ["org/model ", " org/model", "org/model\t", "org/mo  del", "org/my model"]
+    folders = [named(tmp_path / f"spaced{i}", name, [0, 0, 0, 0]) for i, name in enumerate(spaced)]
+    done = leaderboard(victim, *folders, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    shown = [r["model"] for r in board(tmp_path / "site")]
+    assert shown[0] == "org/model"
+    assert sorted(shown[1:]) == sorted(["org/model\\x20", "\\x20org/model", "org/model\\x09",
+                                        "org/mo\\x20\\x20del", "org/my model"])
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert page.count(">org/model<") == 1, "a look-alike of the victim's name on the page"
+
+
 # GitHub-flavoured Markdown's extended autolinks, as its spec finds them in text: a scheme's "://", "www." and
 # an e-mail address.
 AUTOLINKED = re.compile(r"(?i)\b(?:https?|ftp)://|\bwww\.|[\w.+-]+@[\w-]+\.[\w-]")

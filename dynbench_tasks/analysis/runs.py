@@ -75,14 +75,19 @@ class TaskRun:
         return type(total) is int and documents is not None and documents >= total
 
 
+_UNSEEN_SPACE = re.compile(r"^ | $|(?<= ) | (?= )|[^\S ]")
+
+
 def _model_name(results: dict, folder: Path) -> str:
     """The model's identity: lm-eval's whole model name (never a part of it: ``evilorg/victim`` is not
     ``victimorg/victim``), with the revision where the model arguments name one."""
     config = _object(results.get("config"))
     name = results.get("model_name") or config.get("model_args") or folder.name
     revision = _revision(config.get("model_args"))
-    # A hub's model names are ASCII: a letter from another script that looks like a Latin one shows escaped
-    return (f"{name}@{revision}" if revision else str(name)).encode("ascii", "backslashreplace").decode("ascii")
+    # A hub's model names are ASCII: a letter from another script that looks like a Latin one shows escaped,
+    # and so does a space no one sees (at an end, beside another, a tab), which tables trim or collapse
+    ascii_name = (f"{name}@{revision}" if revision else str(name)).encode("ascii", "backslashreplace").decode()
+    return _UNSEEN_SPACE.sub(lambda space: f"\\x{ord(space.group()):02x}", ascii_name)
 
 
 def _revision(model_args: object) -> str | None:
