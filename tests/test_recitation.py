@@ -215,6 +215,26 @@ def test_detect_judges_only_documents_it_rebuilt(runs, small_data, tmp_path):
     assert done.returncode == 0 and "recites" not in done.stdout and "data digest differs" in done.stdout
 
 
+def test_detect_gives_no_verdict_on_a_run_that_logs_its_documents_three_times(runs, small_data, tmp_path):
+    """Red team 4 (K30): each sample line written three times made 63 samples on 63 documents of 21 in
+    detect's count. A document logged more than once is a doctored run's, as verify says: no verdict."""
+    import shutil
+
+    tripled = tmp_path / "tripled"
+    shutil.copytree(runs["reciter"][0], tripled)
+    for path in tripled.rglob("samples_*.jsonl"):
+        path.write_text(path.read_text() * 3)
+    found = json.loads(detect(small_data, str(tripled), "--json").stdout)
+    assert found["verdicts"] == [] and found["stale_rates"] == [], found
+    for row in found["unchecked_runs"]:
+        logged = [json.loads(line) for path in runs["reciter"][0].rglob(f"samples_{row['task']}_*.jsonl")
+                  for line in path.read_text().splitlines()]
+        assert row["unjudged_documents"] == 3 * len(logged)
+        assert row["differing_documents"] == [f"{sample['doc']['id']} (logged more than once)"
+                                              for sample in logged] * 2
+    assert {row["task"] for row in found["unchecked_runs"]} == set(TASKS.split(","))
+
+
 def test_detect_says_a_run_predates_decoys(runs, small_data, tmp_path):
     """Issue 49: on a run made before decoys, detect said its documents had no decoy "because the input did not
     change, …"; it names the run as older than decoys and says how to get a verdict."""

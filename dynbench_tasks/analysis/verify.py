@@ -483,7 +483,8 @@ class CheckedDocuments:
     """A run's logged samples checked against the rebuilt documents, as verify checks each sample's one."""
 
     samples: list[dict]  # the logged samples whose document is the rebuilt one of their doc_id
-    differing: list[str]  # each other logged sample, by its document's id (or its position), as a message shows it
+    differing: list[str]  # each other logged sample (a document not rebuilt, or one logged again), by its
+    # document's id (or its position), as a message shows it
     problems: list[str]  # what kept every document from being checked (checked_rebuild's)
 
 
@@ -496,10 +497,15 @@ def checked_documents(run: TaskRun, data_dir: str | None = None, max_timeout: fl
     if checked.problems:
         return checked
     documents = [_plain(doc) for doc in task.eval_docs]
+    seen = set()
     for position, sample in enumerate(run.samples):
         index = sample.get("doc_id") if isinstance(sample, dict) else None
         if type(index) is int and 0 <= index < len(documents) and sample.get("doc") == documents[index]:
-            checked.samples.append(sample)
+            if index not in seen:
+                checked.samples.append(sample)
+                seen.add(index)
+                continue
+            checked.differing.append(f"{one_line(documents[index]['id'])[:_SHOWN_LIMIT]} (logged more than once)")
         else:
             doc = sample.get("doc") if isinstance(sample, dict) else None
             name = doc.get("id") if isinstance(doc, dict) else None
