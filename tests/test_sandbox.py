@@ -238,13 +238,20 @@ def test_a_test_that_ends_without_a_word_is_told_from_one_out_of_time(sandbox):
 def test_only_programs_that_keep_nothing_a_later_run_could_see_share_a_process():
     shared = ["import sys\ninput = sys.stdin.readline\nsys.setrecursionlimit(10 ** 6)\nprint(int(input()))",
               "from collections import deque\nimport math, heapq as h\nprint(*open(0).read().split())",
-              "from sys import stdin\nprint(stdin.readline())"]
+              "from sys import stdin\nprint(stdin.readline())",
+              "from collections import Counter\nc = Counter(input())\nc['a'] += 1\nc.x = 1\nprint(c.most_common(1))",
+              "import itertools, datetime\nprint(list(itertools.chain.from_iterable([[1]])), datetime.date.today())"]
     alone = ["import random\nprint(random.random())",  # the generator's state
              "import os\nos.write(1, b'x')", "import numpy", "import decimal", "import threading",
              "import sys as s\nprint(s.stdin.read())",  # a name for sys that is not sys
              "import sys\nsys.stdout = sys.stderr", "import math\nmath.pi = 3", "import sys\nprint(sys.modules)",
              "from sys import modules", "print(open('data.txt').read())", "open(1, 'w').write('x')",
-             "__builtins__.input = print", "globals()['x'] = 1", "setattr(print, 'x', 1)", "def ("]
+             "__builtins__.input = print", "globals()['x'] = 1", "setattr(print, 'x', 1)", "def (",
+             # a class taken from a module, data of a module, through a chain or a private name
+             "from collections import Counter\nCounter.total = len", "from fractions import Fraction as F\ndel F.x",
+             "import collections\ncollections.Counter.total = len", "import copy\ncopy._deepcopy_dispatch[int] = 0",
+             "import copy\ncopy._deepcopy_dispatch.clear()", "import sys\nsys.argv.append('x')",
+             "from heapq import *\nheappush.x = 1", "import re\nre.Pattern.x += 1"]
     assert [shares_a_process(source) for source in shared] == [True] * len(shared)
     assert [source for source in alone if shares_a_process(source)] == []
 

@@ -7,6 +7,7 @@ user id, so the worker holds no copy of its own.
 
 import ast
 import functools
+import importlib
 
 # nobody:nogroup; sandboxed processes take it when started as root.
 UNPRIVILEGED_ID = 65534
@@ -56,12 +57,13 @@ _SHARING_HAZARDS = frozenset({"__builtins__", "builtins", "globals", "vars", "ex
                               "setattr", "delattr", "breakpoint", "open", "__loader__", "__spec__"})
 # What of sys a program may use in a shared process (the worker sets the streams and limits afresh for each run)
 _SHAREABLE_SYS = frozenset({"stdin", "stdout", "stderr", "setrecursionlimit", "getrecursionlimit", "exit", "maxsize",
-                            "argv", "float_info", "int_info", "version_info", "version", "byteorder", "maxunicode",
+                            "float_info", "int_info", "version_info", "version", "byteorder", "maxunicode",
                             "getsizeof", "set_int_max_str_digits", "get_int_max_str_digits", "hexversion", "platform"})
 
 
 def _imported(tree: ast.AST) -> tuple[set[str], set[str]]:
-    """The modules ``tree`` imports (``import a.b`` names ``a.b``) and the names it binds them to."""
+    """The modules ``tree`` imports (``import a.b`` names ``a.b``) and the names it binds to them or to what
+    it takes from them (``from collections import Counter`` binds ``Counter``)."""
     modules, bound = set(), set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -69,15 +71,37 @@ def _imported(tree: ast.AST) -> tuple[set[str], set[str]]:
             bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             modules.add("." * node.level + (node.module or ""))
+            bound.update(alias.asname or alias.name for alias in node.names if alias.name != "*")
+            if any(alias.name == "*" for alias in node.names) and not node.level and node.module in SHAREABLE:
+                bound.update(name for name in dir(importlib.import_module(node.module)) if not name.startswith("_"))
     return modules, bound
+
+
+def _root(node: ast.expr) -> ast.expr:
+    """What an attribute or subscript chain starts from (``a`` of ``a.b[0].c``)."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node
+
+
+def _changes_an_import(node: ast.AST, bound: set[str]) -> bool:
+    """Whether ``node`` stores into or deletes from what an import bound (``Counter.x = 1``,
+    ``collections.Counter.x = 1``, ``copy._deepcopy_dispatch[k] = f``), or reaches a private name of it, whose
+    changes a later run would see (``copy._deepcopy_dispatch.clear()``)."""
+    if not isinstance(node, (ast.Attribute, ast.Subscript)):
+        return False
+    root = _root(node)
+    if not (isinstance(root, ast.Name) and root.id in bound):
+        return False
+    return not isinstance(node.ctx, ast.Load) or (isinstance(node, ast.Attribute) and node.attr.startswith("_"))
 
 
 @functools.lru_cache(maxsize=4096)
 def shares_a_process(source: str) -> bool:
     """Whether ``source``'s stdin tests may run one after another in one process, each from a fresh namespace,
     with the answers each would give in a process of its own: it imports only :data:`SHAREABLE` modules, takes
-    from ``sys`` only its streams and limits (which the worker sets afresh for every run), assigns to no
-    module's attribute and names none of ``_SHARING_HAZARDS`` but ``open(0)``."""
+    from ``sys`` only its streams and limits (which the worker sets afresh for every run), changes nothing an
+    import bound (:func:`_changes_an_import`) and names none of ``_SHARING_HAZARDS`` but ``open(0)``."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -93,8 +117,8 @@ def shares_a_process(source: str) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in _SHARING_HAZARDS and id(node) not in reading_stdin:
             return False
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound and (
-                not isinstance(node.ctx, ast.Load) or (node.value.id == "sys" and node.attr not in _SHAREABLE_SYS)):
+        if _changes_an_import(node, bound) or (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                                               and node.value.id == "sys" and node.attr not in _SHAREABLE_SYS):
             return False
         if isinstance(node, ast.ImportFrom) and node.module == "sys" and any(
                 alias.name not in _SHAREABLE_SYS for alias in node.names):
