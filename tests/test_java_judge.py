@@ -97,8 +97,8 @@ def test_every_spelling_of_exit_is_redirected_and_nothing_else():
         "java.lang.System.exit(1);": "dynbench.Exit.exit(1);",
         "System /* why */ . exit (2);": "dynbench.Exit.exit (2);",
         "Runtime.getRuntime().exit(3);": "dynbench.Exit.exit(3);",
-        "Runtime.getRuntime().halt(4);": "dynbench.Exit.exit(4);",
-        "java.lang.Runtime.getRuntime().halt(5);": "dynbench.Exit.exit(5);",
+        "Runtime.getRuntime().halt(4);": "dynbench.Exit.halt(4);",  # a halt runs no shutdown hook
+        "java.lang.Runtime.getRuntime().halt(5);": "dynbench.Exit.halt(5);",
         "IntConsumer c = java.lang.System::exit;": "IntConsumer c = dynbench.Exit::exit;",
         "import static java.lang.System.exit;\nclass A { void f() { exit(6); } }":
             "import static dynbench.Exit.exit;\nclass A { void f() { exit(6); } }",
@@ -111,6 +111,34 @@ def test_every_spelling_of_exit_is_redirected_and_nothing_else():
     for untouched in ('String s = "System.exit(0)"; // System.exit(0)', "my.System.exit(0);",
                       "Runtime.getRuntime().gc();", "class A { void exit(int c) {} void f() { exit(1); } }"):
         assert js.redirect_exits(untouched) == untouched
+
+
+def test_a_source_is_read_as_javac_reads_it_unicode_escapes_first():
+    """JLS 3.3: javac translates every unicode escape before it reads a string, comment or char, and the
+    rewrite reads what javac reads (red team 4's J20: a \\u0022 closed a string for javac only, and the exit
+    rewritten inside that string lengthened it). A backslash is escaped only after an even run of them."""
+    exit_as_code = {  # javac reads the exit as code
+        "// \\u000a System.exit(0);": "// \\u000a dynbench.Exit.exit(0);",
+        "System.\\u0065xit(1);": "dynbench.Exit.exit(1);",
+        "\\u0053ystem.exit(2);": "dynbench.Exit.exit(2);",
+        "String s = \"\\\\\\u0022; System.exit(3);": "String s = \"\\\\\\u0022; dynbench.Exit.exit(3);",
+        "char c = '\\u0022'; System.exit(4);": "char c = '\\u0022'; dynbench.Exit.exit(4);",
+    }
+    for before, after in exit_as_code.items():
+        assert js.redirect_exits(before) == after, before
+    in_text = ['String p = "\\u0022 + " System.exit(0) ";',  # J20: "" + " System.exit(0) "
+               'String p = "\\uuuu0022 + " System.exit(0) ";',
+               'String p = "\\\\u0022 System.exit(0) ";',  # an escaped backslash, then u0022: no escape
+               "/* *\\u002f String p = \" System.exit(0) \";",
+               'String p = "\\u005c" System.exit(0) \\u005c"";']  # javac's own reading after \\u005c is unsure
+    for untouched in in_text:
+        assert js.redirect_exits(untouched) == untouched, untouched
+    tokens = js.tokenize("int \\u0061b = 1;")
+    assert [(t.text, t.start, t.end) for t in tokens[:2]] == [("int", 0, 3), ("ab", 4, 11)]
+    with pytest.raises(js.EscapedBackslash):
+        js.tokenize('String p = "\\u005c";')
+    assert program_job('class Main { public static void main(String[] a) { String p = "\\u005c"; } }',
+                       "1", [b""], 1000) is None
 
 
 def test_function_job_renames_the_entry_point_and_keeps_helpers():
@@ -163,20 +191,23 @@ def test_statuses_of_stdin_programs(judge):
 
 def test_threads_outside_the_programs_group_and_throwables_that_lie_about_their_cause(judge):
     """A program thread started in a group above the program's own (or the JVM's root group) is still the
-    program's: the JVM waits for it (``timeout``) and its uncaught throwable fails the test; a throwable whose
-    ``getCause()`` throws or never ends its chain is still a throw. Each printed the right sum first, and
-    each passed on 5781c42 (a fresh attack suite's R77, R105-R107)."""
+    program's: the JVM waits for it (``timeout``); its uncaught throwable ends that thread alone, as in Java
+    (plain ``java`` prints the sum and exits with 0: red team 4's H30); a throwable of main whose
+    ``getCause()`` throws or never ends its chain is still a throw. Each printed the right sum first; the
+    timeout and the throws passed on 5781c42 (a fresh attack suite's R77, R105-R107)."""
     doc = stdin_doc(("1 2\n", "3\n"), ("40 2\n", "42\n"))
     printed = "System.out.println(Helper.add(a, b));"
     above = "Thread.currentThread().getThreadGroup().getParent()"
     root = "rootGroup()"
     attacks = {
         "timeout": f"new Thread({above}, new Runnable() {{ public void run() {{ while (true) {{ }} }} }}).start();",
-        "runtime_error": [
+        "passed": [
             f"Thread t = new Thread({above}, new Runnable() {{ public void run() {{ throw new RuntimeException(); }} }}); "
             "t.start(); t.join();",
             f"Thread t = new Thread({root}, new Runnable() {{ public void run() {{ throw new RuntimeException(); }} }}); "
             "t.start(); t.join();",
+        ],
+        "runtime_error": [
             "throw new java.lang.reflect.InvocationTargetException(null) { public Throwable getCause() { "
             "throw new IllegalStateException(); } };",
             "throw new java.lang.reflect.InvocationTargetException(null) { public Throwable getCause() { "

@@ -291,7 +291,10 @@ def function_job(reply: str, key: str, entry: str, harness: str, time_limit_ms: 
     code = js.code_in_reply(reply)
     if code is None:
         return None
-    tokens = js.tokenize(code)
+    try:
+        tokens = js.tokenize(code)
+    except js.EscapedBackslash:  # not read: every reading of it could be other than javac's
+        return None
     methods = [m for m in _candidate_methods(code, tokens) if m.name not in ("main", "f_gold")]
     target = next((m for m in methods if m.name == entry), None)
     if target is None:

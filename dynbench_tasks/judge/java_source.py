@@ -1,6 +1,7 @@
 """Just enough Java structure to lift a translation out of a model's reply and fit it to a judge.
 
-A token scanner that knows strings, text blocks, char literals and comments, and on top of it: the
+A token scanner that reads a source as javac does (unicode escapes first) and knows strings, text blocks,
+char literals and comments, and on top of it: the
 code in a reply (fenced or bare), top-level type declarations, the methods declared at one level,
 and token-level rewrites (rename a method, drop a package line, redirect ``System.exit`` and its kin, which
 only spares the JVM: an exit this misses ends the JVM, and the judge reads it from the process). It does
@@ -41,9 +42,50 @@ class Token(NamedTuple):  # a tuple: the judge tokenizes every source it compile
     end: int
 
 
+# A backslash run and the ``u``s after it: its last backslash begins a unicode escape when the run is odd
+# (JLS 3.3: preceded by an even number of backslashes), and that escape is well formed with four hex digits.
+_UNICODE_ESCAPE = re.compile(r"(?<!\\)(\\+)u+([0-9A-Fa-f]{4})?")
+
+
+class EscapedBackslash(ValueError):
+    """A source spelling a backslash as a unicode escape (``\\u005c``): whether a backslash after it begins
+    another escape is left open by JLS 3.3 (JDK 17's javac reads ``"\\u005c\\\\u0041"`` as ``\\\\A``, where
+    counting only the backslashes written reads ``\\\\\\u0041``), so no reading of it is sure to be javac's."""
+
+
+def javac_view(code: str) -> tuple[str, list[int] | None]:
+    """``code`` as javac reads it, every unicode escape translated first (JLS 3.3): a ``\\u0022`` is a
+    quote, a ``\\u000a`` ends a ``//`` comment, in strings, comments and code alike; and where each of its
+    characters starts in ``code`` (None where nothing was translated; one more entry, ``len(code)``, ends it).
+    A malformed escape is left as it is written: javac rejects the source. Raises :class:`EscapedBackslash`."""
+    if "\\u" not in code:
+        return code, None
+    view, starts, done = [], [], 0
+    for escape in _UNICODE_ESCAPE.finditer(code):
+        backslashes, digits = escape.group(1), escape.group(2)
+        if len(backslashes) % 2 == 0 or digits is None:
+            continue
+        character = chr(int(digits, 16))
+        if character == "\\":
+            raise EscapedBackslash("a unicode escape of a backslash (\\u005c)")
+        at = escape.end(1) - 1
+        view += [code[done:at], character]
+        starts += [*range(done, at), at]
+        done = escape.end()
+    view.append(code[done:])
+    starts += [*range(done, len(code) + 1)]
+    return "".join(view), starts
+
+
 def tokenize(code: str) -> list[Token]:
-    """Significant tokens (no whitespace, no comments)."""
-    return [Token(m.lastgroup, m.group(), *m.span()) for m in _TOKEN.finditer(code)
+    """Significant tokens (no whitespace, no comments) of ``code`` as javac reads it (:func:`javac_view`):
+    each token's text is javac's, its ``start`` and ``end`` are offsets into ``code``. Raises
+    :class:`EscapedBackslash`."""
+    view, starts = javac_view(code)
+    if starts is None:
+        return [Token(m.lastgroup, m.group(), *m.span()) for m in _TOKEN.finditer(code)
+                if m.lastgroup != "space" and m.lastgroup != "comment"]
+    return [Token(m.lastgroup, m.group(), starts[m.start()], starts[m.end()]) for m in _TOKEN.finditer(view)
             if m.lastgroup != "space" and m.lastgroup != "comment"]
 
 
@@ -171,7 +213,7 @@ def rewrite(code: str, replacements: list[tuple[int, int, str]]) -> str:
 
 
 _QUALIFIER = ["java", ".", "lang", "."]
-_EXIT_TARGET = "dynbench.Exit.exit"
+_EXIT_TARGET, _HALT_TARGET = "dynbench.Exit.exit", "dynbench.Exit.halt"
 
 
 def _after_qualifier(tokens: list[Token], i: int) -> int | None:
@@ -183,13 +225,14 @@ def _after_qualifier(tokens: list[Token], i: int) -> int | None:
     return i + 4 if words == _QUALIFIER else i
 
 
-def exit_redirections(tokens: list[Token], target: str = _EXIT_TARGET) -> list[tuple[int, int, str]]:
-    """Replacements sending every spelling of ``System.exit`` and ``Runtime.getRuntime().exit/halt``
-    to ``target``: ``System.exit(`` and ``Runtime.getRuntime().exit(`` or ``.halt(``, each also
+def exit_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
+    """Replacements sending every spelling of ``System.exit`` and ``Runtime.getRuntime().exit`` to
+    ``dynbench.Exit.exit``, and of ``Runtime.getRuntime().halt`` to ``dynbench.Exit.halt`` (a halt runs no
+    shutdown hook): ``System.exit(`` and ``Runtime.getRuntime().exit(`` or ``.halt(``, each also
     qualified as ``java.lang.``, the method reference ``System::exit``, and ``exit(`` made
     ``System.exit`` by ``import static java.lang.System.exit;`` or ``import static java.lang.System.*;``
-    (the import is rewritten to import ``target``, so Java's own scoping decides which ``exit(`` it
-    reaches, exactly as before). ``target`` takes an ``int`` like ``System.exit``."""
+    (the import is rewritten to import ``dynbench.Exit.exit``, so Java's own scoping decides which ``exit(``
+    it reaches, exactly as before). Both take an ``int`` like ``System.exit``."""
     found = []
     texts = [t.text for t in tokens]
     static_import = ["import", "static", *_QUALIFIER, "System", "."]
@@ -199,7 +242,7 @@ def exit_redirections(tokens: list[Token], target: str = _EXIT_TARGET) -> list[t
         if texts[i:i + len(static_import)] == static_import and (i == 0 or texts[i - 1] in (";", "}")):
             member = i + len(static_import)
             if texts[member:member + 2] == ["exit", ";"]:
-                found.append((tokens[i].start, tokens[member + 1].end, f"import static {target};"))
+                found.append((tokens[i].start, tokens[member + 1].end, f"import static {_EXIT_TARGET};"))
                 imported = True
             elif texts[member:member + 2] == ["*", ";"]:
                 on_demand_at = member + 1
@@ -208,23 +251,30 @@ def exit_redirections(tokens: list[Token], target: str = _EXIT_TARGET) -> list[t
         if name is None or (name != i and texts[name] not in ("System", "Runtime")):
             continue
         if texts[name:name + 4] == ["System", ".", "exit", "("]:
-            found.append((tokens[i].start, tokens[name + 2].end, target))
+            found.append((tokens[i].start, tokens[name + 2].end, _EXIT_TARGET))
         elif texts[name:name + 4] == ["System", ":", ":", "exit"]:
-            found.append((tokens[i].start, tokens[name].end, target.rsplit(".", 1)[0]))
+            found.append((tokens[i].start, tokens[name].end, _EXIT_TARGET.rsplit(".", 1)[0]))
         elif texts[name:name + 5] == ["Runtime", ".", "getRuntime", "(", ")"] and \
                 texts[name + 5:name + 6] == ["."] and texts[name + 6:name + 7] in (["exit"], ["halt"]) and \
                 texts[name + 7:name + 8] == ["("]:
-            found.append((tokens[i].start, tokens[name + 6].end, target))
+            found.append((tokens[i].start, tokens[name + 6].end,
+                          _HALT_TARGET if texts[name + 6] == "halt" else _EXIT_TARGET))
     if on_demand_at is not None and not imported:  # a single-static-import shadows the on-demand one
-        found.append((tokens[on_demand_at].end, tokens[on_demand_at].end, f" import static {target};"))
+        found.append((tokens[on_demand_at].end, tokens[on_demand_at].end, f" import static {_EXIT_TARGET};"))
     return found
 
 
 def redirect_exits(code: str) -> str:
-    """``code`` with :func:`exit_redirections` applied (none where no token can be ``exit`` or ``halt``)."""
-    if "exit" not in code and "halt" not in code:
+    """``code`` with :func:`exit_redirections` applied (none where no token can be ``exit`` or ``halt``). A
+    source with an escaped backslash (:class:`EscapedBackslash`) is left as it is: an exit the rewrite does
+    not redirect still ends its test, by ending the JVM, and a rewrite of a source misread would change the
+    program (text javac reads as a string, rewritten as code)."""
+    if "exit" not in code and "halt" not in code and "\\u" not in code:
         return code
-    return rewrite(code, exit_redirections(tokenize(code)))
+    try:
+        return rewrite(code, exit_redirections(tokenize(code)))
+    except EscapedBackslash:
+        return code
 
 
 def call_renames(tokens: list[Token], old: str, new: str) -> list[tuple[int, int, str]]:

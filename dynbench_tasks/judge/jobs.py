@@ -12,11 +12,15 @@ def job_package(key: str) -> str:
 
 
 def program_job(reply: str, key: str, tests: list[bytes], time_limit_ms: int) -> JavaJob | None:
-    """A stdin/stdout program: the class with ``main`` becomes the file's class."""
+    """A stdin/stdout program: the class with ``main`` becomes the file's class. None where the reply holds
+    no Java, or Java whose reading may not be javac's (:class:`java_source.EscapedBackslash`)."""
     code = js.code_in_reply(reply)
     if code is None:
         return None
-    tokens = js.tokenize(code)
+    try:
+        tokens = js.tokenize(code)
+    except js.EscapedBackslash:  # not read: every reading of it could be other than javac's
+        return None
     types = js.type_declarations(code, tokens)
     if not types:
         if not any(m.name == "main" for m in js.methods(code, 0, len(tokens) - 1, tokens)):

@@ -58,13 +58,13 @@ import java.util.concurrent.locks.LockSupport;
 public final class Runner {
     static final int RETURNED = 0, THREW = 1, EXITED = 2, TIMED_OUT = 3;
     static final long STACK_BYTES = 256L << 20;
+    /** The status a JVM left running past its test's time limit is halted with (as by {@code timeout}). */
+    static final int TIMEOUT_STATUS = 124;
     /** Set once the runner ends its JVM for real, to run a program's shutdown hooks. */
     static volatile boolean endingJvm;
     /** The JVM's and the runner's own threads, alive before any program code ran: every other thread is a
      *  program's, whatever group it was started in (a program may start one in a group above its own). */
     static Set<Thread> ownThreads = Set.of();
-    /** The test running now, which an uncaught throwable of a program thread outside its group ends. */
-    static volatile ProgramThreads currentTest;
 
     private Runner() {}
 
@@ -101,19 +101,15 @@ public final class Runner {
             recorded = ByteBuffer.allocate(Recorder.HEADER + outputCap);
         }
         ownThreads = new HashSet<>(Arrays.asList(allThreads()));
-        Thread.setDefaultUncaughtExceptionHandler(new Thread.UncaughtExceptionHandler() {
-            @Override
-            public void uncaughtException(Thread thread, Throwable thrown) {
-                ProgramThreads test = currentTest;
-                if (test != null && !ownThreads.contains(thread)) {
-                    test.threw(thrown);
-                }
-            }
-        });
         Recorder stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER));
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         for (byte[] input : tests) {
             Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
+            if (runsShutdownHooks && result.halted && registeredShutdownHooks()) {
+                // Runtime.halt ends the JVM and runs no hook: so does this one (the test has ended, and the flight
+                // recorder says how), or the hooks would run as a later test of this JVM ends.
+                Runtime.getRuntime().halt(result.exitStatus);
+            }
             if (runsShutdownHooks && (result.outcome == RETURNED || result.outcome == EXITED)
                 && registeredShutdownHooks()) {
                 // Java runs a program's shutdown hooks as it ends, and what a hook prints counts and it may
@@ -122,6 +118,7 @@ public final class Runner {
                 endingJvm = true;
                 stdout.thaw();
                 stdout.undecided();  // the hooks may halt with another status: the JVM's decides
+                haltAfter(timeLimitMs - result.millis);
                 Runtime.getRuntime().exit(result.exitStatus);
             }
             ByteArrayOutputStream frame = new ByteArrayOutputStream(64 + result.stdout.length);
@@ -143,6 +140,39 @@ public final class Runner {
             }
         }
         Runtime.getRuntime().halt(0);
+    }
+
+    /** Halts this JVM once the test's time is up: a hook that never ends (one that loops, or exits: Java's exit
+     *  blocks for ever in a hook) leaves it undecided past its limit, which the caller judges a timeout, as soon as
+     *  that, and not at the deadline of all the tests the JVM was given. */
+    static void haltAfter(long millis) {
+        Thread deadline = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                long until = System.nanoTime() + Math.max(0, millis + 50) * 1_000_000L;
+                for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+                    LockSupport.parkNanos(left);
+                }
+                Runtime.getRuntime().halt(TIMEOUT_STATUS);
+            }
+        }, "judge-hook-deadline");
+        deadline.setDaemon(true);
+        deadline.start();
+    }
+
+    /** Whether this JVM is ending: the runner ended it, or a program did by a route the rewrite does not see
+     *  (Java empties its table of hooks, read without its lock, as it starts running them). */
+    static boolean jvmEnding() {
+        if (endingJvm) {
+            return true;
+        }
+        try {
+            Field hooks = Class.forName("java.lang.ApplicationShutdownHooks").getDeclaredField("hooks");
+            hooks.setAccessible(true);
+            return hooks.get(null) == null;
+        } catch (ReflectiveOperationException | RuntimeException unreadable) {
+            return false;
+        }
     }
 
     /** Whether the program registered a shutdown hook (java.lang is opened to this module alone); when
@@ -178,6 +208,8 @@ public final class Runner {
         int millis;
         List<String> records = new ArrayList<>();
         boolean threadsLeft;
+        /** Ended by Runtime.halt (the rewrite's), which runs no shutdown hook. */
+        boolean halted;
     }
 
     /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome) and its exit
@@ -243,7 +275,8 @@ public final class Runner {
         }
     }
 
-    /** The threads of one test; the first thing that ends it (exit or uncaught throwable) is its outcome.
+    /** The threads of one test; the first thing that ends it (an exit, main's throwable) is its outcome. A throwable
+     *  another thread does not catch ends that thread alone, as in Java (its trace goes to System.err).
      *  Nothing here waits on a monitor a program can hold (this group's, its threads', a class's): the runner
      *  would stop replying while a thread of the program ended the JVM with a status of its choice. */
     static final class ProgramThreads extends ThreadGroup {
@@ -260,11 +293,6 @@ public final class Runner {
             this.stdout = stdout;
         }
 
-        @Override
-        public void uncaughtException(Thread thread, Throwable thrown) {
-            threw(thrown);
-        }
-
         void threw(Throwable thrown) {
             // The throwable that reflection or class initialisation wrapped the program's in, unwrapped; only the
             // JDK's own wrappers (their exact classes), whose getCause() is the JDK's: a program's subclass may
@@ -275,12 +303,12 @@ public final class Runner {
                  || cause.getClass() == ExceptionInInitializerError.class) && cause.getCause() != null; depth++) {
                 cause = cause.getCause();
             }
-            end(THREW, 0, cause.getClass().getName());
+            end(THREW, 0, cause.getClass().getName(), false);
         }
 
         /** Like System.exit: the test ends here, and nothing its threads print afterwards counts (a write under
          *  way as it ends may still land: freezing does not wait for it). */
-        void end(int outcome, int exitStatus, String exception) {
+        void end(int outcome, int exitStatus, String exception, boolean halted) {
             synchronized (lock) {
                 if (!ended) {
                     stdout.freeze();
@@ -288,6 +316,7 @@ public final class Runner {
                     result.outcome = outcome;
                     result.exitStatus = exitStatus;
                     result.exception = exception;
+                    result.halted = halted;
                     ended = true;
                 }
             }
@@ -349,18 +378,27 @@ public final class Runner {
         return Thread.getAllStackTraces().keySet().toArray(new Thread[0]);
     }
 
-    /** {@link Exit#exit}: ends the test of the calling thread; from no test's thread, the JVM, as Java would. */
-    static void exitTest(int status) {
-        if (endingJvm) {  // from a shutdown hook: halt, as Runtime.halt does there (the rewrite sends it here too)
-            Runtime.getRuntime().halt(status);
+    /** {@link Exit#exit} and {@link Exit#halt}: ends the test of the calling thread; from no test's thread, the
+     *  JVM, as Java would. */
+    static void exitTest(int status, boolean halts) {
+        if (jvmEnding()) {  // the JVM is running the program's shutdown hooks, as Java does when it ends
+            if (halts) {
+                Runtime.getRuntime().halt(status);
+            }
+            while (true) {  // Runtime.exit blocks for ever there (Java 17's Shutdown: the JVM never ends)
+                LockSupport.park();
+            }
         }
         for (ThreadGroup group = Thread.currentThread().getThreadGroup(); group != null; group = group.getParent()) {
             if (group instanceof ProgramThreads) {
-                ((ProgramThreads) group).end(EXITED, status, "");
+                ((ProgramThreads) group).end(EXITED, status, "", halts);
                 return;
             }
         }
-        Runtime.getRuntime().halt(status);
+        if (halts) {
+            Runtime.getRuntime().halt(status);
+        }
+        Runtime.getRuntime().exit(status);  // runs the program's hooks, as Java does
     }
 
     static final class JobLoader extends ClassLoader {
@@ -391,7 +429,6 @@ public final class Runner {
         System.setOut(new PrintStream(stdout, false, StandardCharsets.UTF_8));
         Record.drain();
         ProgramThreads program = new ProgramThreads(result, stdout);
-        currentTest = program;
         // An anonymous class, not a lambda: a lambda's bootstrap costs every fresh JVM milliseconds.
         Thread runner = new Thread(program, new Runnable() {
             @Override
@@ -425,7 +462,7 @@ public final class Runner {
             running = program.firstRunning(runner);
         }
         if (!program.ended) {
-            program.end(program.firstRunning(runner) != null ? TIMED_OUT : RETURNED, 0, "");
+            program.end(program.firstRunning(runner) != null ? TIMED_OUT : RETURNED, 0, "", false);
         }
         result.stdout = stdout.bytes();
         result.records = Record.drain();
