@@ -272,6 +272,9 @@ def redirect_exits(code: str) -> str:
     if "exit" not in code and "halt" not in code and "\\u" not in code:
         return code
     try:
+        view, _ = javac_view(code)
+        if "exit" not in view and "halt" not in view:
+            return code
         return rewrite(code, exit_redirections(tokenize(code)))
     except EscapedBackslash:
         return code
