@@ -636,3 +636,18 @@ def test_an_answer_concluded_otherwise_is_no_answer(generation, read):
 ])
 def test_an_input_concluded_otherwise_is_no_answer(generation, read):
     assert input_read(generation) == read
+
+
+def test_reading_time_is_linear_in_the_reply():
+    """Red team 4: "f()" written 6,627 times after the answer took 1.9-3.5 s to read (a lazy match from each "f(" to
+    the line's end); "- " or "**" runs, many seconds (a run of marks matched from each of its places). Every
+    reply below, up to the longest read, is read in about 0.2 s on an idle machine (the bound leaves room for load)."""
+    longest = 19_900
+    units = ["f()", ", f(", "f(", "- ", "**", "--", " ", "(1. ", "4\n", "x = 4. ", "| 1 | 4 |\n", "\u0664 ", "[1, "]
+    for unit in units:
+        for head in ("The output is 'abab'.\n", ""):
+            generation = head + unit * ((longest - len(head)) // len(unit))
+            for read in (output_read, input_read):
+                started = time.perf_counter()
+                read(generation)
+                assert time.perf_counter() - started < 2.0, (unit, head, read.__name__)

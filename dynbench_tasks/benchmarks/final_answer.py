@@ -55,10 +55,15 @@ _CLOSING_TAG = re.compile(r"\[/ANSWER\]", re.IGNORECASE)
 _FENCED = re.compile(r"^[ \t]*```[^\n]*\n(.*?)(?:^[ \t]*```[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
 _ASSERT_LINE = re.compile(r"^[ \t]*assert\b", re.MULTILINE)
 _ENDS_BLOCK = re.compile(r"^[ \t]*```|\[/?ANSWER\]", re.IGNORECASE)
+# A call of f as prose writes it: its parentheses balanced (two levels deep inside it, strings aside), so that
+# finding one is linear in the text ("f()" written 6,000 times, or "f(" unclosed, cost quadratic time with a
+# lazy match to the line's end)
+_ARGUMENT = r"(?:'[^'\n]*'|\"[^\"\n]*\"|[^\n()'\"])"
+_CALL = rf"f\((?:{_ARGUMENT}|\((?:{_ARGUMENT}|\({_ARGUMENT}*\))*\))*\)"
 # Where a sentence that names the answer may start: a line's start (after list markers, quotes and
 # emphasis), a sentence's end, or a clause's after a comma, colon or semicolon ("Wait, no: the answer is
 # W" states W beside the answer it takes back).
-_START = (r"(?:^[ \t>*_#-]*(?:\d+[.)][ \t]*)?|(?<=[.!?])[ \t]+|(?<=[,;:])[ \t]+)"
+_START = (r"(?:^[ \t>*_#-]*+(?:\d+[.)][ \t]*)?|(?<=[.!?])[ \t]+|(?<=[,;:])[ \t]+)"
           r"(?:(?:so|thus|therefore|hence)\b,?[ \t]*)?[*_]*")
 # Words that say a value is the answer's ("the true output", "the final result")
 _ADJECTIVE = r"(?:final|expected|correct|actual|resulting|true|real|right|exact|proper|ultimate|definitive)"
@@ -67,7 +72,7 @@ _OUTPUT_NOUN = (rf"(?:the[ \t]+)?(?:(?:{_ADJECTIVE}[ \t]+){{0,2}}(?:output|answe
 _INPUT_NOUN = (rf"(?:(?:the|an?|one)[ \t]+)?(?:(?:possible|valid|suitable|{_ADJECTIVE})[ \t]+)?"
                r"(?:input|answer)")
 _OF_THE_CALL = (r"(?:[ \t]+(?:of|for)[ \t]+(?:the[ \t]+)?(?:function(?:[ \t]+call)?|call|code|program|given[ \t]+"
-                r"input|`?f\([^\n]*?\)`?))?")
+                rf"input|`?{_CALL}`?))?")
 _VERB = (r"[ \t]+(?:is|will[ \t]+be|would[ \t]+be|should[ \t]+be|must[ \t]+be)"
          r"(?:[ \t]+(?:therefore|thus|then|simply|just|clearly|indeed))?[ \t]*:?")
 _LABEL = r"[ \t]*:"
@@ -79,7 +84,7 @@ _NAMED = {
 }
 # "f(x) returns X", "`f(x)` evaluates to X", "so f(x) is X" in a sentence
 _RETURNS = re.compile(
-    rf"{_START}(?:the[ \t]+call[ \t]+)?`?(f\([^\n]*?\))`?[ \t]+(?:returns|will[ \t]+return|would[ \t]+return|"
+    rf"{_START}(?:the[ \t]+call[ \t]+)?`?({_CALL})`?[ \t]+(?:returns|will[ \t]+return|would[ \t]+return|"
     r"evaluates[ \t]+to|gives|outputs|is)[ \t]*:?[*_]*[ \t]*", re.IGNORECASE | re.MULTILINE)
 # Verbs of a function's returning a value
 _RETURNING = (r"(?:returns?|returned|(?:gives?|gave)(?:[ \t]+back)?|yields?|produces?|outputs?|prints?|equals?"
@@ -118,7 +123,7 @@ _SAID = {
 # (:func:`_concluded`): "so 0", "hence 0", ", giving 0", ", i.e. 0", "more precisely, 0", "so we get 0", "it
 # comes to 0", "# should be 0", "so the printed value would be 0", "result = 0", "Result \u2192 0"; for input
 # prediction "so call it with f(0)" too
-_CLAUSE_OPENS = r"(?:^[ \t>*_#-]*|(?<=[.!?,;:\u2013\u2014])[ \t]*)"
+_CLAUSE_OPENS = r"(?:^[ \t>*_#-]*+|(?<=[.!?,;:\u2013\u2014])[ \t]*)"
 _CONCLUDING = (r"(?:(?:the[ \t]+)?(?:\w+[ \t]+)?(?:output|answer|result|value|res|ans)[ \t]*(?:==?|\u2192|->|=>|\u21d2)"
                r"|(?:(?:so|thus|therefore|hence),?[ \t]+(?:it|this|that|f|the[ \t]+(?:\w+[ \t]+)?(?:output|answer"
                r"|result|value|function|call))[ \t]+would[ \t]+(?:be|return|give)"
@@ -136,16 +141,17 @@ _CONCLUDED = {
 # The call asked about, then a sign that says what it returns ("f([1, 2]) = 0", "f(x) \u2192 0", a table's
 # "| f([1, 2]) | 0 |") or what it does not ("f(x) != 3", LaTeX's "\\ne"); a sentence about another call says none
 _CALL_SAID = re.compile(
-    r"(?<![\w.])`?(f\([^\n]*?\))`?[ \t]*(?:(?P<not>!=|\u2260|\\neq?\b)|==?|\u2192|->|=>|\u21d2|\|)[ \t]*")
-_MATH_END = re.compile(r"[ \t]*(?:\$+|\\[\])])[ \t]*$")
+    rf"(?<![\w.])`?({_CALL})`?[ \t]*(?:(?P<not>!=|\u2260|\\neq?\b)|==?|\u2192|->|=>|\u21d2|\|)[ \t]*")
+_MATH_END = re.compile(r"(?<![ \t])[ \t]*+(?:\$+|\\[\])])[ \t]*$")
 # "0 is what it returns", "0 is the true output": the value before words that say it is the answer
 _VALUE_SAID_BEFORE = {kind: re.compile(
-    rf"[ \t]+(?:is|was|will[ \t]+be)[ \t]+(?:the[ \t]+)?(?:{_ADJECTIVE}[ \t]+){{0,2}}{nouns}(?=[ \t]*(?:[.!;]|$))",
+    rf"(?<![ \t])[ \t]++(?:is|was|will[ \t]+be)[ \t]+(?:the[ \t]+)?(?:{_ADJECTIVE}[ \t]+){{0,2}}{nouns}"
+    r"(?=[ \t]*(?:[.!;]|$))",
     re.IGNORECASE | re.MULTILINE) for kind, nouns in (
         ("output", rf"(?:output|answer|result|return[ \t]+value|what[ \t]+(?:it|f|this|the[ \t]+(?:function|call|code))"
                    rf"[ \t]+(?:\w+[ \t]+)?{_OUTPUT_VERB})"),
         ("input", r"(?:input|answer|call|arguments?)"))}
-_SENTENCE_STARTS = re.compile(r"(?:^|(?<=[.!?:;]))[ \t>*_#-]*", re.MULTILINE)
+_SENTENCE_STARTS = re.compile(r"(?:^|(?<=[.!?:;]))[ \t>*_#-]*+", re.MULTILINE)
 # A clause that opens with a condition or one step of many says what happens then, not what the answer is; so
 # does one that opens with a value or a variable's ("For 3 we get (2, 3)", "At i = 1, result = [1]", "Step 2: ...")
 _CONDITION = re.compile(
@@ -159,8 +165,9 @@ _BUT = re.compile(r",[ \t]*but\b", re.IGNORECASE)  # "if it were sorted it would
 _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)")
 _CLAUSE_OR_LINE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 # What may follow the value in its sentence without changing it: "It returns 0 in the end.", "It is 0, not 'ab'."
-_SAID_ASIDE = re.compile(r",?[ \t]+(?:(?:in|at)[ \t]+the[ \t]+end|after[ \t]+all|in[ \t]+fact|finally|eventually"
-                         r"|ultimately|overall|here|then|now|instead|too|anyway|though|actually|really|indeed)[ \t]*$",
+_SAID_ASIDE = re.compile(r"(?:,|(?<![ \t]))[ \t]++(?:(?:in|at)[ \t]+the[ \t]+end|after[ \t]+all|in[ \t]+fact|finally"
+                         r"|eventually|ultimately|overall|here|then|now|instead|too|anyway|though|actually|really"
+                         r"|indeed)[ \t]*$",
                          re.IGNORECASE)
 _REJECTED = re.compile(r",[ \t]*(?:(?:and|but)[ \t]+)?not[ \t]", re.IGNORECASE)
 # Around a value alone on its line: an HTML-like tag ("<answer>0</answer>"), and emphasis, backticks, LaTeX's
@@ -177,7 +184,7 @@ _WORD_END = re.compile(r"[,;:]?[ \t]+")
 # that keeps the answer ("let me double-check", "verify").
 _VALUE_AHEAD = r"(?=[-+\d'\"\[{(`*]|f\()"
 _VALUE_BEHIND = r"(?<=[\d'\"\]})`*])"
-_CLAUSE_STARTS = (r"(?:^|(?<=[.!?,;:\u2013\u2014-]))[ \t>*_#-]*"
+_CLAUSE_STARTS = (r"(?:^|(?<=[.!?,;:\u2013\u2014-]))[ \t>*_#-]{0,16}+"  # bounded: a long run of marks is linear
                   r"(?:actually|wait|hold[ \t]+(?:on|up)|hang[ \t]+on|just[ \t]+a[ \t]+(?:sec|second|moment|minute)"
                   r"|oops|whoops|sorry|nope|nah|no[ \t]+wait|no(?=[ \t]*[,.!:;\u2013\u2014-])"
                   r"|non(?=[ \t]*[,.!:;\u2013\u2014])"  # French
@@ -204,7 +211,7 @@ _MIXED_SCRIPTS = re.compile(r"(?<![^\W\d_])(?=[^\W\d_]*[A-Za-z])(?=[^\W\d_]*[\u0
 # Where a value may start in prose: a number, a string, a bracket, a constant or a call of f (not a
 # quote inside a word: "it's"), with the signs written right before it ("-(3)" is not (3)); a sign after a
 # space is a list's bullet ("- 'ab'")
-_VALUE_START = re.compile(r"(?<![\w'\"\\])[-+~]*(?:\.?\d|[bBrRuU]?['\"]|[\[{(]|(?:True|False|None)\b|f\()")
+_VALUE_START = re.compile(r"(?<![\w'\"\\+~-])[-+~]*+(?:\.?\d|[bBrRuU]?['\"]|[\[{(]|(?:True|False|None)\b|f\()")
 _MAX_CORRECTION_VALUES = 64  # places a value may start after a correction; past them the reply is ambiguous
 _PROSE_VALUE_CHARS = 1_000  # of the line from such a place, read for its value (a longer value: its items are read)
 # Markdown emphasis around a value ("**0**", "*0*."): stars that open a word or close one, never an operator
