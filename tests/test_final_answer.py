@@ -413,6 +413,10 @@ TAKEN_BACK = [
     (lambda right, wrong: f"The answer is {right}.\nActually, I made a mistake: it is {wrong.replace(chr(39), chr(8217))}.",
      AMBIGUOUS),
     (lambda right, wrong: f"The answer is {right}.\nIt returns the value the loop builds, as traced.", "passed"),
+    # red team 4: any value that stands as the whole rest of its clause, whatever the words before it
+    (lambda right, wrong: f"The answer is {right}.\nScrap that \u2014 {wrong} \u2705", AMBIGUOUS),
+    (lambda right, wrong: f"The answer is {right}.\n\n| tried first | verdict |\n|---|---|\n| {wrong} | rejected |",
+     "passed"),
 ]
 
 
@@ -501,9 +505,12 @@ def test_hostile_sizes_and_counts_stay_cheap():
     assert output_read("assert f('ab', 2) == 'abab'; " * 500)[1] == AMBIGUOUS
     assert output_read("```\n" + "'abab'\n" * 2_000 + "```")[1] == AMBIGUOUS
     assert output_read("The output is 'abab'.\nActually " + "x\u03b1 " * 5_000 + "'abab'") == ("'abab'", "")
-    # sentences after the answer that may say another one, each read up to a bound of distinct ones: past it, ambiguous
-    assert output_read("The output is 'abab'.\n" + ", it is" * 2_500)[1] == AMBIGUOUS
-    assert input_read("The input is 'ab', 2.\n" + ", it is" * 2_500)[1] == AMBIGUOUS
+    # values that stand alone after the answer, each distinct one read up to a bound: past it, ambiguous
+    spellings = "".join(f"{'(' * depth}'abab'{')' * depth}.\n" for depth in range(70))
+    assert output_read("The output is 'abab'.\n" + spellings)[1] == AMBIGUOUS
+    assert output_read("The output is 'abab'.\n" + spellings[:200]) == ("'abab'", "")
+    assert output_read("The output is 'abab'.\n" + ", it is" * 2_500) == ("'abab'", "")  # words, no value
+    assert input_read("The input is 'ab', 2.\n" + ", it is" * 2_500) == ("f('ab', 2)", "")
     assert output_read("The output is 'abab'.\n" + "It returns 'abab'.\n" * 1_000) == ("'abab'", "")
     assert output_read("The output is 'abab'.\nIt returns " + "(1. " * 4_500) == ("'abab'", "")  # sentence ends, no value
     assert output_read("The output is 'abab'.\n" + "if " * 6_000 + "it is 1.") == ("'abab'", "")
@@ -635,6 +642,82 @@ def test_an_answer_concluded_otherwise_is_no_answer(generation, read):
     ("The input is f('ab', 2).\nf('ab', 2) \u2192 'abab'", ("f('ab', 2)", "")),
 ])
 def test_an_input_concluded_otherwise_is_no_answer(generation, read):
+    assert input_read(generation) == read
+
+
+# Red team 4: each reply below passed on the right answer though its final one is wrong: another value after words
+# of correction or of a conclusion not listed (English, Spanish, German, Japanese), after a label, alone on a line 70
+# lines below, in a heading, a table's cell, a comment, a tag or LaTeX's dollars, in digits of another script.
+# One rule now reads them all: after the answer, a value that stands as the whole rest of its clause is a second
+# answer unless the reader can tell it is none. Beside them, the honest neighbours that mention other values.
+@pytest.mark.parametrize("generation, read", [
+    ("The output is 'abab'.\nScrap that \u2014 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nUpdated: 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThe answer should read 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nOn balance I'd go with 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nTracing again with more care... Final tally: 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nEn realidad, es 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nMoment, es ist 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n\u3044\u3084\u3001'ba'\u3067\u3059\u3002", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nWait, it's \uff14.", ("'abab' | 4", AMBIGUOUS)),  # a fullwidth digit
+    ("The output is 'abab'.\nSo it is \u0664.", ("'abab' | 4", AMBIGUOUS)),  # an Arabic-Indic digit
+    ("The output is 'abab'.\n\nTL;DR 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThe last line prints 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nf('ab', 2) gives back 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n\n| input | output |\n|---|---|\n| 'ab', 2 | 'ba' |", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nprint(f('ab', 2))  # 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n<final>'ba'</final> is my pick.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab' \u274c\n'ba' \u2705", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab' (or rather 'ba').", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nSo the answer's 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n\n## 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n\u2192 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThus $f('ab',2)='ba'$ holds.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nBetter: `'ba'`.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nHence 'ba'. (It loops 2 times.)", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nWhen the loop finishes, the function returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nAfter the last iteration, the result is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nSo we get 'ba' in total.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n" + "The loop moves on to the next element.\n" * 70 + "\n### Final Answer\n'ba'",
+     ("'abab' | 'ba'", AMBIGUOUS)),  # no window: anywhere after the answer
+    ("The output is 'abab'.\n1. 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),  # a numbered list's item
+    # honest neighbours: a named part's value, a variable's, an expression's, an operand, another call's, a
+    # condition's or a hypothetical's, a table's column of its own, code in a fence, the answer again
+    ("The output is 'abab'.\nHere the first element is 'a' and the last one is 'b'.", ("'abab'", "")),
+    ("The output is 'abab'.\nThe loop index i goes from 0 to 1.", ("'abab'", "")),
+    ("The output is 'abab'.\nThe variable `i` ends at 1.", ("'abab'", "")),
+    ("The output is 'abab'.\nThe repetition doubles s, and len(s) is 2.", ("'abab'", "")),
+    ("The output is 'abab'.\nStep by step:\n1. result = ''\n2. result += s -> 'ab'\n3. result += s -> 'abab'",
+     ("'abab'", "")),
+    ("The output is 'abab'.\nIt joins 2 copies: 'ab' * 2.", ("'abab'", "")),
+    ("The output is 'abab'.\nIt builds a string of length 4.", ("'abab'", "")),
+    ("The output is 'abab'.\nBy contrast, f('ab', 1) gives 'ab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nWith n = 0 the result would be ''.", ("'abab'", "")),
+    ("The output is 'abab'.\n\n| i | acc |\n|---|---|\n| 0 | 'ab' |\n| 1 | 'abab' |", ("'abab'", "")),
+    ("The output is 'abab'.\n\n| step | s so far |\n|---|---|\n| 1 | 'ab' |", ("'abab'", "")),
+    ("The output is 'abab'.\n```python\nprint(s * 1)  # 'ab'\n```", ("'abab'", "")),
+    ("The output is 'abab'.\nprint(f('ab', 2))  # 'abab'", ("'abab'", "")),
+    ("The output is 'abab'.\nThe input was s = 'ab' and n = 2.", ("'abab'", "")),
+    (" 'abab'\nassert f('ab', 3) == 'ababab'\nassert f([1, ", ("'abab'", "")),  # cut off by the token limit
+])
+def test_a_value_standing_after_the_answer_is_a_second_answer(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, read", [
+    ("The input is 'ab', 2.\nBetter: 'abab', 1.", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\nScrap that, use 'abab', 1.", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\nEn realidad, la entrada es 'abab', 1.", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\n\n| input | output |\n|---|---|\n| f('b', 4) | 'abab' |", ("f('ab', 2) | f('b', 4)", AMBIGUOUS)),
+    # honest neighbours: the output shown, a call tried out and what it gives, one argument concluded
+    ("The input is 'ab', 2.\nTrying f('a', 1) first gives 'a', too short.", ("f('ab', 2)", "")),
+    ("The input is 'ab', 2.\nf('a', 4) gives 'aaaa'.", ("f('ab', 2)", "")),
+    ("The input is 'ab', 2.\nIt must repeat to 'abab'.", ("f('ab', 2)", "")),
+    ("The input is 'ab', 2.\nn counts the copies, so 2.", ("f('ab', 2)", "")),
+    ("The input is 'ab', 2.\nIt returns 0 for an empty s; here it returns 'abab'.", ("f('ab', 2)", "")),
+    ("The input is 'Hi! ab', 2.\nLet me double-check: yes, f('Hi! ab', 2).", ("f('Hi! ab', 2)", "")),  # no clause ends in a string
+])
+def test_an_input_standing_after_the_answer_is_a_second_answer(generation, read):
     assert input_read(generation) == read
 
 

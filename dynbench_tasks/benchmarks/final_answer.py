@@ -14,11 +14,12 @@ statement must give the same answer; two different ones are ``ambiguous``, never
 them. Numbers in prose are never answers: only these forms are. An answer that the text after
 it takes back ("Actually, I made a mistake: it returns 0") is no answer either: words of correction
 there, then a value other than the answer, make the reply ``ambiguous``; a statement's own comment, and
-the lines of a closed block after its first statement, are such text too. So does a sentence after the last
-statement that says the answer is another value, in words no statement form holds ("It returns 0.", "the
-result is an empty list", "0 is what it returns"), and the reply's last value, when words of a conclusion come
-right before it ("so 0", "giving 0", "result = 0", "f(x) = 0"), and "f(x) != X" of the answer X. ``# done``
-ends nothing: what follows it is read.
+the lines of a closed block after its first statement, are such text too. So does, whatever the words before
+it, any value after the last statement that stands as the whole rest of its clause ("Scrap that \u2014 0.", "Es
+ist 0.", "It returns 0.", a value alone on a line or in a table's cell) unless the reader can tell it is no
+answer (another call's, a named part's or a variable's value, an operand, a condition's); and "0 is what it
+returns", the reply's last value when words of a conclusion come right before it ("so 0", "giving 0", "result =
+0", "f(x) = 0"), and "f(x) != X" of the answer X. ``# done`` ends nothing: what follows it is read.
 
 The benchmark says how one statement reads (a :class:`Reading`); this module finds the statements.
 """
@@ -94,30 +95,6 @@ _OUTPUT_VERB = (rf"(?:{_RETURNING}|ends[ \t]+up(?:[ \t]+(?:as|being|with|at))?|c
 # Right before a value, words that make it an output, never an input ("let me trace again: it ends up as 'abab'")
 _AN_OUTPUT_AHEAD = re.compile(rf"(?:\b{_OUTPUT_VERB}|==|->|=>)[ \t]*$", re.IGNORECASE)
 _VERB_CHARS = 40  # of the text before a value, read for such words
-# Sentences that say what the answer is in forms read only after the reply's last statement (:func:`_restated`):
-# "it/this/the function returns/gives/ends up as/is X", "the result/value is X", "Final value: X", and for input
-# prediction "it is X", "the call/arguments should be X"
-_ADVERB = r"(?:(?:actually|really|instead|then|now|just|simply|still|therefore|thus|finally|in[ \t]+fact)[ \t]+)?"
-_SAID_VERB = rf"[ \t]+{_ADVERB}(?:is|are|equals|becomes|will[ \t]+be|should[ \t]+be|must[ \t]+be)"
-# Words that may open such a sentence before its subject ("But the true output is 0", "in fact it's 0"), and
-# labels that end in the answer ("Final: 0", "Conclusion: 0", "Out[1]: 0")
-_SAID_OPENING = r"(?:(?:but|yet|in[ \t]+fact|indeed)\b,?[ \t]*)?"
-_SAID_LABEL = rf"(?:final|conclusion|verdict|out\[\d+\])[*_]*{_LABEL}"
-_SAID = {
-    "output": re.compile(
-        rf"{_START}{_SAID_OPENING}(?:(?:it|this|that|f|the[ \t]+(?:function|call|code|program|expression|assertion))"
-        rf"[ \t]+{_ADVERB}(?:{_OUTPUT_VERB}|becomes|is|(?:will|should|must)[ \t]+(?:be|return|give))"
-        r"|(?:it|this|that)'s"
-        rf"|(?:the[ \t]+)?(?:(?:{_ADJECTIVE}|printed|computed)[ \t]+){{0,2}}"
-        rf"(?:output|answer|result|value|return(?:ed)?[ \t]+value){_OF_THE_CALL}(?:{_SAID_VERB}|[*_]*{_LABEL})"
-        rf"|{_SAID_LABEL})[*_]*[ \t]*:?[ \t]*", re.IGNORECASE | re.MULTILINE),
-    "input": re.compile(
-        rf"{_START}{_SAID_OPENING}(?:(?:it|this|that|the[ \t]+(?:call|arguments?))[ \t]+{_ADVERB}"
-        r"(?:is|are|becomes|will[ \t]+be|should[ \t]+be|must[ \t]+be)|(?:it|this|that)'s"
-        rf"|(?:(?:the|an?|one)[ \t]+)?(?:(?:possible|valid|suitable|{_ADJECTIVE})[ \t]+){{0,2}}"
-        rf"(?:input|answer|call|arguments?)(?:{_SAID_VERB}|[*_]*{_LABEL})|{_SAID_LABEL})[*_]*[ \t]*:?[ \t]*",
-        re.IGNORECASE | re.MULTILINE),
-}
 # Words of a conclusion where a clause starts, which also end a step of a trace: the value right after them,
 # read after the reply's last statement, says the answer only where it is the reply's last value
 # (:func:`_concluded`): "so 0", "hence 0", ", giving 0", ", i.e. 0", "more precisely, 0", "so we get 0", "it
@@ -153,12 +130,13 @@ _VALUE_SAID_BEFORE = {kind: re.compile(
         ("input", r"(?:input|answer|call|arguments?)"))}
 _SENTENCE_STARTS = re.compile(r"(?:^|(?<=[.!?:;]))[ \t>*_#-]*+", re.MULTILINE)
 # A clause that opens with a condition or one step of many says what happens then, not what the answer is; so
-# does one that opens with a value or a variable's ("For 3 we get (2, 3)", "At i = 1, result = [1]", "Step 2: ...")
+# does one that opens with a value or a variable's ("For 3 we get (2, 3)", "At i = 1, result = [1]", "When n is 0,
+# ...", "Step 2: ..."). "When the loop finishes" and "after the last iteration" say where the run ends: no condition
 _CONDITION = re.compile(
-    r"\b(?:if|when|whenever|unless|otherwise|else|suppose|supposing|assuming|for[ \t]+(?:each|every|any|an?)"
-    r"|(?:for|in|on|at|after)[ \t]+(?:each|every|the[ \t]+(?:first|second|third|next|last|\w+th)))\b"
-    r"|(?:^|[,;:])[ \t]*(?:for|with|at|on|after|in)[ \t]+(?:[-+\d'\"\[({]|\w+[ \t]*=(?!=)"
-    r"|(?:step|iteration|round|pass|index|position)\b)|\bstep[ \t]+\d+",
+    r"\b(?:if|unless|otherwise|else|suppose|supposing|assuming|for[ \t]+(?:each|every|any|an?)"
+    r"|(?:for|in|on|at|after)[ \t]+(?:each|every|the[ \t]+(?:first|second|third|next|\w+th)))\b"
+    r"|(?:^|[,;:])[ \t]*(?:for|with|at|on|after|in|when|whenever|once)[ \t]+(?:[-+\d'\"\[({]|\w+[ \t]*=(?!=)"
+    r"|\w+[ \t]+(?:is|are|was|were)\b|(?:step|iteration|round|pass|index|position)\b)|\bstep[ \t]+\d+",
     re.IGNORECASE)
 _SENTENCE_END_SPLIT = re.compile(r"[.!?](?:[ \t]|$)")
 _BUT = re.compile(r",[ \t]*but\b", re.IGNORECASE)  # "if it were sorted it would be 3, but it is not, so it returns 0"
@@ -166,14 +144,10 @@ _CLAUSE_END = re.compile(r"[.!?;](?=\s|$)")
 _CLAUSE_OR_LINE_END = re.compile(r"[.!?;](?=\s|$)|\n")
 # What may follow the value in its sentence without changing it: "It returns 0 in the end.", "It is 0, not 'ab'."
 _SAID_ASIDE = re.compile(r"(?:,|(?<![ \t]))[ \t]++(?:(?:in|at)[ \t]+the[ \t]+end|after[ \t]+all|in[ \t]+fact|finally"
-                         r"|eventually|ultimately|overall|here|then|now|instead|too|anyway|though|actually|really"
-                         r"|indeed)[ \t]*$",
+                         r"|eventually|ultimately|overall|here|then|now|instead|too|anyway|though|actually|really|indeed"
+                         r"|in[ \t]+total|in[ \t]+all|altogether)[ \t]*$",
                          re.IGNORECASE)
 _REJECTED = re.compile(r",[ \t]*(?:(?:and|but)[ \t]+)?not[ \t]", re.IGNORECASE)
-# Around a value alone on its line: an HTML-like tag ("<answer>0</answer>"), and emphasis, backticks, LaTeX's
-# dollars, a heading's or a list's marks
-_TAG_AROUND = re.compile(r"^<(?P<tag>[A-Za-z][\w-]{0,20})>(?P<inside>.*)</(?P=tag)>$")
-_MARKUP_AROUND = re.compile(r"^(?:(?:#{1,6}|[-*+>]|\d+[.)])[ \t]+|[*_`$]+)+|[*_`$]+$")
 # LaTeX's \boxed{X}, as reasoning models end with it: X runs to the line's last closing brace
 _BOXED = re.compile(r"\\boxed\{([^\n]*)\}")
 _SENTENCE_END = re.compile(r"[.!?;](?=[ \t]+[A-Z(\[]|[ \t]*$)")
@@ -236,6 +210,48 @@ _SPELLED = re.compile(
     rf"(?:(?:an?|the)[ \t]+(?=empty)|(?P<sign>minus|negative)[ \t]+)?"
     rf"(?:empty[ \t]+(?P<empty>{'|'.join(_EMPTY_VALUES)})|(?P<word>{'|'.join(_WORD_VALUES)})|(?<=[ \t])(?P<digits>\d+))"
     r"\b(?=[ \t]*(?:[.,;:!?)]|$))", re.IGNORECASE | re.MULTILINE)
+
+
+# Where a clause ends for a value that stands as its whole rest (:func:`_standing`): a sentence's stop, an
+# HTML-like tag, LaTeX's dollar; and what may follow the value in its clause: marks, emoji, letters of scripts
+# other than Latin, Greek and Cyrillic ("0\u3067\u3059"), not words the reader reads
+_CLAUSE_BOUNDARY = re.compile(r"[.!?](?=\s|$)|</?[A-Za-z][\w-]{0,20}>|\$+")
+_TRAILING_MARKS = re.compile(r"[^0-9A-Za-z\u00c0-\u024f\u0370-\u04ff'\"\])}]+$")
+_LIST_MARK = re.compile(r"^[ \t>]*(?:\d{1,3}[.)]|[-*+])[ \t]+(?=\S)")
+_TABLE_RULE = re.compile(r"^\|?[ \t:|-]*$")
+# Before a value: an operator that makes it one operand ("2 * 3"; " - " between spaces is a dash)
+_OPERAND_BEFORE = re.compile(r"(?:[+*/%^&|<>@~]|(?<=\S)-)[ \t]*$")
+# Where the words that may name what the value is the value of start: after a comma, semicolon, colon, opening
+# bracket or dash; then words that join clauses, set aside
+_CLAUSE_OPENER = re.compile(r"[,;:\u2013\u2014]|(?<=[ \t])-[ \t]")
+_CONNECTIVES = re.compile(r"^(?:[ \t>*_#-]|\b(?:and|but|so|then|thus|hence|therefore|now|here|where|which|while"
+                          r"|since|because|whereas|i\.e\.|e\.g\.)\b)*+", re.IGNORECASE)
+# Words that say what the function gives back: after them a value is the answer's, whatever the subject
+_SAYS_RETURNED = re.compile(rf"\b(?:{_OUTPUT_VERB}|reads?)\b", re.IGNORECASE)
+_HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
+# A part that has a name of its own: "the first element", "its length", "each item", "the variable i"
+_NAMED_PART = re.compile(r"^[ \t]*(?:the|its|each|every|both|all)[ \t]+(?P<words>[^\W\d]+(?:[ \t]+[^\W\d]+){0,3})",
+                         re.IGNORECASE)
+# A variable or an expression, then a verb ("i goes from 0 to 1", "len(s) is 3")
+_CODE_SUBJECT = re.compile(r"^[ \t]*(?P<code>[A-Za-z_][\w.]*(?:\[[^\]\n]*\]|\([^)\n]*\))*)[ \t]+[a-z]")
+_COPULA = (r"(?:is|are|was|were|equals|becomes|became|comes[ \t]+to|will[ \t]+be|must[ \t]+be|should[ \t]+be"
+           r"|(?P<sign>==?|\u2192|->))")
+_COPULA_END = re.compile(rf"[ \t]*{_COPULA}[ \t]*$", re.IGNORECASE)
+# A value right after a noun that says what it measures: "a string of length 2", "at index 3"
+_MEASURED_BEFORE = re.compile(r"\b(?:length|size|index|indices|position|line|step|iteration|round|pass|depth|level"
+                              r"|row|column|width|height|offset|count|number|element|item|character|digit)[ \t]*$",
+                              re.IGNORECASE)
+# Words that may name the answer itself: a value said of them is the answer's
+_ANSWER_NOUN = {kind: re.compile(rf"\b(?:{nouns}|{_ADJECTIVE}|answer|result|value|guess|pick|tally|verdict"
+                                 r"|conclusion|solution|reply)s?\b", re.IGNORECASE)
+                for kind, nouns in (("output", r"output|outcome|return(?:ed)?"),
+                                    ("input", r"input|argument|args|parameter"))}
+# Names that are no variable of a trace: the function, pronouns, one-letter words. A variable named "result" is one
+# (CRUXEval's programs name theirs so): "result = 'ab'" is a step, and only the reply's last value concludes
+# (:func:`_concluded`)
+_NOT_VARIABLES = {"f", "final", "it", "this", "that", "which", "what", "there", "here", "a", "an", "we", "you"}
+# Digits of other scripts ("\uff14", "\u0664") read as the ASCII ones
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
 
 
 @dataclass(frozen=True)
@@ -445,7 +461,7 @@ def _prose_spelled(text: str) -> str:
     **0**", "`0`"), typographic quotes made quotes, a Chinese full stop that ends a sentence made a full stop
     ("\u662f 0\u3002"), values in words made values (:data:`_SPELLED`)."""
     text = _EMPHASIS.sub(lambda stars: " " * len(stars.group()), text.replace("`", " ")).translate(_QUOTES)
-    text = _IDEOGRAPHIC_STOP.sub(".", text)
+    text = _IDEOGRAPHIC_STOP.sub(".", _OTHER_DIGIT.sub(lambda digit: str(unicodedata.decimal(digit.group())), text))
     return _SPELLED.sub(_spelled_value, text)
 
 
@@ -457,44 +473,219 @@ def _spelled_value(found: re.Match) -> str:
     return f"{found.group('verb')} {sign}{value or found.group('digits')}"
 
 
-def _alone(tail: str, answer: Check, reading: Reading) -> Check | None:
-    """A value other than ``answer`` that a line of ``tail``, the text after the reply's last statement, holds
-    and nothing else but markup: "**0**", "<answer>0</answer>", "`0`", "$$0$$", "- 0", a heading's line below
-    ("### Final Answer" then "0"). A line is a value alone or it is prose; the first few are read."""
-    for line in tail.split("\n")[:_MAX_CORRECTION_VALUES]:
-        value = _TAG_AROUND.sub(r"\g<inside>", line.strip().rstrip("."))
-        value = _MARKUP_AROUND.sub("", value).strip().rstrip(".")
-        if value and len(value) <= _PROSE_VALUE_CHARS and _literal(value):
-            check = reading.read(reading.named(value))
-            if _states(check, reading.unstated) and not reading.same(answer, check):
-                return check
+def _standing(tail: str, answer: Check, reading: Reading) -> Check | None:
+    """A value other than ``answer`` that stands as the whole rest of its clause anywhere in ``tail``, the text
+    after the reply's last statement, whatever words come before it ("Scrap that \u2014 0.", "Updated: 0", "I'd go
+    with 0.", "Es ist 0.", "TL;DR 0", "0 \u2705", a value alone on a line, a heading, a table's cell, a comment):
+    once an answer is stated, a later value that ends its clause is a second answer unless the reader can tell it
+    is not one (:func:`_not_an_answer`). A clause ends at a sentence's stop, a line's end, an HTML-like tag or
+    LaTeX's dollar ("<final>0</final> is my pick", "$f(x)=0$ holds"); what follows the value in it may be marks,
+    closing brackets and letters of scripts the reader does not read ("0\u3067\u3059"), nothing else."""
+    tail = "".join(char for char in tail if unicodedata.category(char) != "Cf")
+    prose = _prose_spelled(_masked(tail, [block.span(1) for block in _FENCED.finditer(tail)]))
+    read: dict[str, Check | None] = {}  # each value, read once: what it states where that is not the answer
+    seen: set[tuple[str | None, str]] = set()  # a model that says one clause again and again says it once
+    header: list[str] | None = None
+    for line in prose.split("\n"):
+        line = _LIST_MARK.sub("", line)  # "1. 0" is the value 0 in a numbered list
+        row = line.strip()
+        if not row.startswith("|"):
+            header, clauses = None, [(None, clause) for clause in _clauses(line)]
+        elif _TABLE_RULE.match(row):
+            continue
+        else:  # a table's row: its cells are clauses, each named by its column's header
+            cells = row.strip("|").split("|")
+            clauses = [(header[at] if header and at < len(header) else None, cell) for at, cell in enumerate(cells)]
+            header = header or [cell.strip() for cell in cells]
+        for column, clause in clauses:
+            if (column, clause) in seen:
+                continue
+            seen.add((column, clause))
+            if column and re.search("[^\\W\\d_]", column) and not _ANSWER_NOUN[reading.kind].search(column):
+                continue  # a column of its own ("| i | total |"), not the answer's
+            ending = _ending_value(clause)
+            if ending is None or _not_an_answer(*ending, reading):
+                continue
+            value = ending[1]
+            if value not in read:
+                if len(read) == _MAX_CORRECTION_VALUES:
+                    return Check(clause.strip()[:_SHOWN_CHARS], AMBIGUOUS)
+                check = reading.read(reading.named(value))
+                read[value] = check if _states(check, reading.unstated) and not reading.same(answer, check) else None
+            if read[value] is not None:
+                return read[value]
     return None
 
 
+def _clauses(line: str) -> list[str]:
+    """The clauses of ``line`` (:data:`_CLAUSE_BOUNDARY`), strings in it kept whole ("'Hi! Bob'")."""
+    shown = _strings_masked(line)
+    clauses, start = [], 0
+    for boundary in _CLAUSE_BOUNDARY.finditer(shown):
+        clauses.append(line[start:boundary.start()])
+        start = boundary.end()
+    return [*clauses, line[start:]]
+
+
+def _strings_masked(line: str) -> str:
+    """``line`` with the inside of each string it holds made quotes: a string opens at a quote that no letter,
+    digit or quote precedes and closes at the next same quote that no letter or digit follows (an apostrophe
+    inside a word, "it's", closes none). Linear: where each quote's string would close is found beforehand."""
+    def a_word_char(char: str) -> bool:
+        return char.isalnum() or char == "_"
+
+    closes: dict[str, list[int]] = {quote: [-1] * (len(line) + 1) for quote in "'\""}
+    following = {"'": -1, '"': -1}
+    for position in range(len(line) - 1, -1, -1):
+        if line[position] in following and not (position + 1 < len(line) and a_word_char(line[position + 1])):
+            following[line[position]] = position
+        for quote, positions in closes.items():
+            positions[position] = following[quote]
+    pieces, position, start = [], 0, 0
+    while position < len(line):
+        quote = line[position]
+        if quote in following and not (position and (a_word_char(line[position - 1]) or line[position - 1] in "'\"\\")):
+            end = closes[quote][position + 1]
+            if end > position:
+                pieces += [line[start:position], "'" * (end + 1 - position)]
+                position = start = end + 1
+                continue
+        position += 1
+    return "".join([*pieces, line[start:]])
+
+
+def _ending_value(clause: str) -> tuple[str, str] | None:
+    """(the text before it, the value) where ``clause`` ends in a value: the longest literal (or call of f with
+    literal arguments) it ends in, marks and closing brackets after it aside ("(or rather 0)."); None when words
+    follow the last value, or it is an item of a bracket left open ("f([1, "). Of the places a value may start,
+    only those where the brackets after them balance are read, at most :data:`_SENTENCE_CUTS` of them, so that a
+    clause is read in time linear in its length."""
+    clause = _TRAILING_MARKS.sub("", clause)
+    clause = _SAID_ASIDE.sub("", clause[:rejected.start()] if (rejected := _REJECTED.search(clause)) else clause)
+    for stripped in range(4):  # the clause itself, then without each closing bracket it ends in
+        if not clause:
+            return None
+        depth, tried, found = 0, 0, None
+        starts = {start.start() for start in _VALUE_START.finditer(clause)}
+        for position in range(len(clause) - 1, -1, -1):
+            depth += (clause[position] in ")]}") - (clause[position] in "([{")
+            if depth < 0 or tried == _SENTENCE_CUTS:
+                break
+            if depth == 0 and position in starts:
+                tried += 1
+                if _literal(clause[position:]):
+                    found = position
+        if found is not None:
+            # inside a bracket that no closing one it ends in closes, the value is an item of an unfinished one
+            # ("assert f([1, " cut off by the token limit), not a value standing alone
+            return None if depth < 0 and not stripped else (clause[:found], clause[found:].strip())
+        if clause[-1] not in ")]}":
+            return None
+        clause = _TRAILING_MARKS.sub("", clause[:-1])
+    return None
+
+
+def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
+    """Whether ``value``, which ends its clause after the text ``before`` it, is known to be no answer: it is one
+    operand of an expression ("2 * 3"); another call than the one asked about says it ("the output of f([5]) is
+    5", "f([1]) = 1"; for input prediction any call of f is the reply's trying inputs out, unless the value is a
+    call itself); it is the value of something named other than the answer, a part or a variable ("the first
+    element is 2", "the length comes to 4", "x = 3", "len(s) is 3", "1 + 2 = 3", "a string of length 2",
+    a table's column of its own); its clause opens with a condition or says what would be (:func:`_conditional`,
+    "the result would be 'ab'"); for output prediction it is a call of f, which names no output, and for input
+    prediction the output shown, a value said as an output ("It returns 0."), or one argument after words of a
+    conclusion alone ("so 'ab'")."""
+    if _OPERAND_BEFORE.search(before):
+        return True
+    if reading.kind == "output" and value.startswith("f("):
+        return True
+    if reading.kind == "input" and not value.startswith("f(") and (reading.returned("", value) is not None
+                                                                   or "f(" in before
+                                                                   or _AN_OUTPUT_AHEAD.search(before[-_VERB_CHARS:])):
+        return True
+    if reading.kind == "output" and any(reading.returned(call.group(), "None") is None
+                                        for call in re.finditer(_CALL, before)):
+        return True
+    if _MEASURED_BEFORE.search(before) or _conditional(before, len(before)):
+        return True
+    region = _last_clause(before)
+    subject = _CONNECTIVES.sub("", region)
+    if _HYPOTHETICAL.search(region):
+        return True
+    if reading.kind == "input" and not subject.strip() and region.strip() and not value.startswith("f("):
+        return True  # "so 'ab'": maybe one argument of several
+    if not _SAYS_RETURNED.search(region):
+        named, code = _NAMED_PART.match(subject), _CODE_SUBJECT.match(subject)
+        if named and not _ANSWER_NOUN[reading.kind].search(named.group("words")):
+            return True
+        if code and _a_variable(code.group("code"), False, reading):
+            return True
+    copula = _COPULA_END.search(subject)
+    return copula is not None and _a_variable(subject[:copula.start()], copula.group("sign") is not None, reading)
+
+
+def _an_assignment(text: str) -> bool:
+    """Whether ``text`` is one assignment of Python to variables other than the answer's ("total += 1")."""
+    try:
+        (statement,) = ast.parse(text.strip()).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    targets = statement.targets if isinstance(statement, ast.Assign) else (
+        [statement.target] if isinstance(statement, ast.AugAssign) else [])
+    return bool(targets) and all(isinstance(target, ast.Name) and _a_variable_name(target.id)
+                                 for target in targets)
+
+
+def _a_variable_name(name: str) -> bool:
+    return name != "I" and name.lower() not in _NOT_VARIABLES
+
+
+def _last_clause(before: str) -> str:
+    """The words of ``before`` after its last opening of a clause outside brackets (:data:`_CLAUSE_OPENER`):
+    "len([1, 2]) is" of "and len([1, 2]) is"."""
+    depth = 0
+    for position in range(len(before) - 1, -1, -1):
+        if before[position] in ")]}":
+            depth += 1
+        elif before[position] in "([{":
+            depth -= 1
+            if depth < 0:
+                return before[position + 1:]
+        elif depth == 0 and _CLAUSE_OPENER.match(before, position):
+            return before[position + 1:]
+    return before
+
+
+def _a_variable(text: str, assigned: bool, reading: Reading) -> bool:
+    """Whether ``text`` is Python that names a part of the computation, not the answer: an expression ("len(s)",
+    "s[0]", "1 + 2", "'ab' * 2") or a variable's name that looks like code ("x", "n", "new_text", any name before
+    "=" or "==", "result" too), not a pronoun nor f."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _an_assignment(text)
+    if isinstance(node, ast.Constant):
+        return False
+    if isinstance(node, ast.Name):
+        name = node.id
+        return _a_variable_name(name) and (assigned or len(name) == 1 or "_" in name
+                                                      or any(char.isdigit() for char in name))
+    calls = [call for call in ast.walk(node) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+             and call.func.id == "f"]
+    return not (calls and reading.kind == "output" and any(
+        reading.returned(ast.get_source_segment(text.strip(), call) or "", "None") is not None for call in calls))
+
+
 def _restated(tail: str, answer: Check, reading: Reading) -> Check | None:
-    """A value other than ``answer`` that a sentence of ``tail``, the text after the reply's last statement,
-    says the answer is, though in none of the statements' forms: "It returns 0.", "it ends up as an empty
-    list", "the result is 0", "it's f(0)" (:data:`_SAID`), "0 is what it returns" (:data:`_VALUE_SAID_BEFORE`),
-    else the reply's last value after words of a conclusion (:func:`_concluded`). The value is
-    the whole rest of the sentence ("It returns 3 for the first element" says no answer), and a sentence that
-    opens with a condition ("If n were 0, it returns ''", "For the first element it is 3") says none either."""
+    """A value other than ``answer`` that ``tail``, the text after the reply's last statement, says the answer is
+    though no value of :func:`_standing` ends the clause: a value before words that say it is the answer ("0 is
+    what it returns", :data:`_VALUE_SAID_BEFORE`), the call asked about said not to return the answer
+    (:func:`_denied`), else the reply's last value after words of a conclusion (:func:`_concluded`). A sentence
+    that opens with a condition ("If n were 0, 0 is what it returns") says none."""
     tail = "".join(char for char in tail if unicodedata.category(char) != "Cf")
     prose = _prose_spelled(_masked(tail, [block.span(1) for block in _FENCED.finditer(tail)]))
     tail = _prose_spelled(tail)
     read: set[str] = set()  # a model that says one sentence again and again says it once
-    for said in _SAID[reading.kind].finditer(tail):
-        rest = tail[said.end():said.end() + _PROSE_VALUE_CHARS].split("\n", 1)[0]
-        if rest in read:
-            continue
-        if len(read) == _MAX_CORRECTION_VALUES:
-            return Check(tail[said.start():][:_SHOWN_CHARS], AMBIGUOUS)
-        read.add(rest)
-        value = _whole_sentence_value(rest)
-        check = reading.read(reading.named(value)) if value else None
-        if check is None or not _states(check, reading.unstated) or reading.same(answer, check):
-            continue
-        if not _conditional(tail, said.start()):
-            return check
     for said in _VALUE_SAID_BEFORE[reading.kind].finditer(tail):
         line = tail[max(tail.rfind("\n", 0, said.start()) + 1, said.start() - _PROSE_VALUE_CHARS):said.start()]
         if line in read:
@@ -687,7 +878,7 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
         if all(reading.same(answer, check) for _, _, check in statements[1:]):
             after = "\n".join([*asides, text[max(end for _, end, _ in statements):]])
             corrected = (_correction(after, answer, reading) or _restated(after, answer, reading)
-                         or _alone(after, answer, reading))
+                         or _standing(after, answer, reading))
             if corrected is None:
                 return answer
             statements.append((len(text), len(text), corrected))
