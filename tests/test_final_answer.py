@@ -699,6 +699,13 @@ def test_an_input_concluded_otherwise_is_no_answer(generation, read):
     ("The output is 'abab'.\nprint(f('ab', 2))  # 'abab'", ("'abab'", "")),
     ("The output is 'abab'.\nThe input was s = 'ab' and n = 2.", ("'abab'", "")),
     (" 'abab'\nassert f('ab', 3) == 'ababab'\nassert f([1, ", ("'abab'", "")),  # cut off by the token limit
+    # where a trace starts, and the last of values listed together
+    ("The output is 'abab'.\n- total starts at 0.\n- then it adds 1, 2 and 3.", ("'abab'", "")),
+    ("The output is 'abab', starting from ''.", ("'abab'", "")),
+    ("The output is 'abab'.\nThe counter is set to 0 first; it visits 'a', 'b', and 'a'.", ("'abab'", "")),
+    # ... but not where the answer starts, nor a value listed after words alone
+    ("The output is 'abab'.\nThe output starts at 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nScrap that, and 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
 ])
 def test_a_value_standing_after_the_answer_is_a_second_answer(generation, read):
     assert output_read(generation) == read
@@ -724,13 +731,13 @@ def test_an_input_standing_after_the_answer_is_a_second_answer(generation, read)
 def test_reading_time_is_linear_in_the_reply():
     """Red team 4: "f()" written 6,627 times after the answer took 1.9-3.5 s to read (a lazy match from each "f(" to
     the line's end); "- " or "**" runs, many seconds (a run of marks matched from each of its places). Every
-    reply below, up to the longest read, is read in about 0.2 s on an idle machine (the bound leaves room for load)."""
+    reply below, up to the longest read, is read in about 0.2 s of CPU (the bound, 2 s, catches a quadratic read)."""
     longest = 19_900
     units = ["f()", ", f(", "f(", "- ", "**", "--", " ", "(1. ", "4\n", "x = 4. ", "| 1 | 4 |\n", "\u0664 ", "[1, "]
     for unit in units:
         for head in ("The output is 'abab'.\n", ""):
             generation = head + unit * ((longest - len(head)) // len(unit))
             for read in (output_read, input_read):
-                started = time.perf_counter()
+                started = time.process_time()  # CPU time: what another process's load leaves alone
                 read(generation)
-                assert time.perf_counter() - started < 2.0, (unit, head, read.__name__)
+                assert time.process_time() - started < 2.0, (unit, head, read.__name__)

@@ -241,6 +241,11 @@ _COPULA_END = re.compile(rf"[ \t]*{_COPULA}[ \t]*$", re.IGNORECASE)
 _MEASURED_BEFORE = re.compile(r"\b(?:length|size|index|indices|position|line|step|iteration|round|pass|depth|level"
                               r"|row|column|width|height|offset|count|number|element|item|character|digit)[ \t]*$",
                               re.IGNORECASE)
+# The last of values listed together: "adds 1, 2 and 3"
+_LISTED_BEFORE = re.compile(r"(?:\d|['\")\]])[ \t]*,?[ \t]*and[ \t]*$", re.IGNORECASE)
+# Where a trace starts, not where it ends: "total starts at 0", "it is set to 0", ", starting from 0"
+_INITIAL_STATE = re.compile(r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?|began|initiali[sz]ed|set)[ \t]+"
+                            r"(?:at|from|with|to|as)[ \t]*$", re.IGNORECASE)
 # Words that may name the answer itself: a value said of them is the answer's
 _ANSWER_NOUN = {kind: re.compile(rf"\b(?:{nouns}|{_ADJECTIVE}|answer|result|value|guess|pick|tally|verdict"
                                  r"|conclusion|solution|reply)s?\b", re.IGNORECASE)
@@ -595,7 +600,7 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
     "the result would be 'ab'"); for output prediction it is a call of f, which names no output, and for input
     prediction the output shown, a value said as an output ("It returns 0."), or one argument after words of a
     conclusion alone ("so 'ab'")."""
-    if _OPERAND_BEFORE.search(before):
+    if _OPERAND_BEFORE.search(before) or _LISTED_BEFORE.search(before):
         return True
     if reading.kind == "output" and value.startswith("f("):
         return True
@@ -610,7 +615,8 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
         return True
     region = _last_clause(before)
     subject = _CONNECTIVES.sub("", region)
-    if _HYPOTHETICAL.search(region):
+    if _HYPOTHETICAL.search(region) or (_INITIAL_STATE.search(region)
+                                        and not _ANSWER_NOUN[reading.kind].search(region)):
         return True
     if reading.kind == "input" and not subject.strip() and region.strip() and not value.startswith("f("):
         return True  # "so 'ab'": maybe one argument of several
