@@ -235,6 +235,32 @@ def test_detect_gives_no_verdict_on_a_run_that_logs_its_documents_three_times(ru
     assert {row["task"] for row in found["unchecked_runs"]} == set(TASKS.split(","))
 
 
+def test_detect_gives_no_verdict_on_a_run_whose_stale_samples_were_taken_out(runs, small_data, tmp_path):
+    """Red team 5 (D01): deleting a half-reciter's samples marked stale from its samples files turned "recites"
+    into "shows no sign of recitation" (verify said "missing", detect did not look). A run that leaves out
+    documents it should hold (here every other stale one) is doctored: no verdict, the missing documents named."""
+    import shutil
+
+    cut = tmp_path / "cut"
+    shutil.copytree(runs["reciter"][0], cut)
+    removed = {}
+    for path in cut.rglob("samples_*.jsonl"):
+        samples = [json.loads(line) for line in path.read_text().splitlines()]
+        stale = [sample for sample in samples
+                 if any(json.loads(flag).get("stale") for flag in sample["filtered_resps"][0])][::2]
+        removed[path.name.split("_2")[0].removeprefix("samples_")] = [sample["doc"]["id"] for sample in stale]
+        path.write_text("".join(json.dumps(sample) + "\n" for sample in samples if sample not in stale))
+    assert sum(map(len, removed.values())) >= 5, removed
+    found = json.loads(detect(small_data, str(cut), "--json").stdout)
+    assert found["verdicts"] == [], found["verdicts"]
+    refused = {row["task"]: row for row in found["unchecked_runs"]}
+    for task, ids in removed.items():
+        if ids:
+            assert refused[task]["differing_documents"] == [f"{name} (not logged)" for name in ids]
+    lines = detect(small_data, str(cut)).stdout
+    assert "are missing" in lines and "shows no sign" not in lines, lines
+
+
 def test_detect_says_a_run_predates_decoys(runs, small_data, tmp_path):
     """Issue 49: on a run made before decoys, detect said its documents had no decoy "because the input did not
     change, …"; it names the run as older than decoys and says how to get a verdict."""

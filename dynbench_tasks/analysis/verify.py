@@ -483,8 +483,8 @@ class CheckedDocuments:
     """A run's logged samples checked against the rebuilt documents, as verify checks each sample's one."""
 
     samples: list[dict]  # the logged samples whose document is the rebuilt one of their doc_id
-    differing: list[str]  # each other logged sample (a document not rebuilt, or one logged again), by its
-    # document's id (or its position), as a message shows it
+    differing: list[str]  # each other logged sample (a document not rebuilt, or one logged again) and each
+    # document the run should hold but does not log, by its document's id (or its position), as a message shows it
     problems: list[str]  # what kept every document from being checked (checked_rebuild's)
 
 
@@ -497,9 +497,10 @@ def checked_documents(run: TaskRun, data_dir: str | None = None, max_timeout: fl
     if checked.problems:
         return checked
     documents = [_plain(doc) for doc in task.eval_docs]
-    seen = set()
+    seen, logged = set(), set()
     for position, sample in enumerate(run.samples):
         index = sample.get("doc_id") if isinstance(sample, dict) else None
+        logged.add(index)
         if type(index) is int and 0 <= index < len(documents) and sample.get("doc") == documents[index]:
             if index not in seen:
                 checked.samples.append(sample)
@@ -510,6 +511,12 @@ def checked_documents(run: TaskRun, data_dir: str | None = None, max_timeout: fl
             doc = sample.get("doc") if isinstance(sample, dict) else None
             name = doc.get("id") if isinstance(doc, dict) else None
             checked.differing.append(one_line(name)[:_SHOWN_LIMIT] if isinstance(name, str) else f"sample {position}")
+    # A run with samples taken out (those that would count against it) holds fewer documents than it claims
+    limit = section(run_results(run), "config").get("limit")
+    if _check_coverage(seen, len(documents), limit)[0] is None:
+        wanted = _limit_documents(limit, len(documents))
+        checked.differing += [f"{one_line(documents[index]['id'])[:_SHOWN_LIMIT]} (not logged)"
+                              for index in range(len(documents) if wanted is None else wanted) if index not in logged]
     return checked
 
 

@@ -337,8 +337,8 @@ def _unchecked_reason(run: TaskRun, checked: CheckedDocuments) -> str:
                 "again with this dynbench)")
     named = ", ".join(checked.differing[:_NAMED_DOCUMENTS])
     more = f" and {len(checked.differing) - _NAMED_DOCUMENTS} more" if len(checked.differing) > _NAMED_DOCUMENTS else ""
-    return (f"{len(checked.differing)} of its {len(run.samples)} logged documents differ from the rebuilt ones or "
-            f"repeat one ({named}{more}): a run with doctored documents is judged on none of them")
+    return (f"{len(checked.differing)} of its documents ({len(run.samples)} logged) differ from the rebuilt ones, "
+            f"repeat one or are missing ({named}{more}): a run with doctored documents is judged on none of them")
 
 
 def checked_runs(runs: list[TaskRun], data_dir: str | None = None,
