@@ -513,7 +513,7 @@ def test_hostile_sizes_and_counts_stay_cheap():
     assert input_read("The input is 'ab', 2.\n" + ", it is" * 2_500) == ("f('ab', 2)", "")
     assert output_read("The output is 'abab'.\n" + "It returns 'abab'.\n" * 1_000) == ("'abab'", "")
     assert output_read("The output is 'abab'.\nIt returns " + "(1. " * 4_500) == ("'abab'", "")  # sentence ends, no value
-    assert output_read("The output is 'abab'.\n" + "if " * 6_000 + "it is 1.") == ("'abab'", "")
+    assert output_read("The output is 'abab'.\n" + "if " * 6_000 + "it is 1.") == ("'abab' | 1", AMBIGUOUS)
     assert output_read("The output is 'abab'.\nWait, it is " + "an empty list, " * 1_100) == ("'abab' | []", AMBIGUOUS)
     assert time.perf_counter() - started < 20
 
@@ -703,6 +703,17 @@ def test_an_input_concluded_otherwise_is_no_answer(generation, read):
     ("The output is 'abab'.\n- total starts at 0.\n- then it adds 1, 2 and 3.", ("'abab'", "")),
     ("The output is 'abab', starting from ''.", ("'abab'", "")),
     ("The output is 'abab'.\nThe counter is set to 0 first; it visits 'a', 'b', and 'a'.", ("'abab'", "")),
+    # a condition or a hypothetical about another case, the call's or a step's
+    ("The output is 'abab'.\nIf n were 0, it returns ''.", ("'abab'", "")),
+    ("The output is 'abab'.\nAfter the first iteration, the result is 'ab'.", ("'abab'", "")),
+    # ... but not one about the call asked about, or about nothing: an answer taken back (red team 5)
+    ("The output is 'abab'.\n\nAssuming I traced correctly, it's 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nIf we trace the loop more carefully, it returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nFor 'ab' and 2, it returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nWith s = 'ab', f returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nOnce everything is accounted for, it returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nOn closer inspection I would say 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nIt could also be 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
     # ... but not where the answer starts, nor a value listed after words alone
     ("The output is 'abab'.\nThe output starts at 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
     ("The output is 'abab'.\nScrap that, and 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),

@@ -141,6 +141,14 @@ def test_a_source_is_read_as_javac_reads_it_unicode_escapes_first():
                        "1", [b""], 1000) is None
 
 
+def test_a_text_block_ends_at_its_first_unescaped_delimiter():
+    """Red team 5 (JV32): the scanner ended a text block at an escaped delimiter, \\\"\"\", so the exit rewrite
+    edited text inside the string, which a program could read to tell it was judged."""
+    source = 'class A { String t = """\n  q\\""" System.exit(0); \\"""\n  """; void g() { System.exit(1); } }'
+    assert js.redirect_exits(source) == source.replace("System.exit(1)", "dynbench.Exit.exit(1)")
+    assert [t.kind for t in js.tokenize('String s = """\n a""""; int x;') if t.kind == "textblock"] == ["textblock"]
+
+
 def test_function_job_renames_the_entry_point_and_keeps_helpers():
     reply = dedent("""
         ```java

@@ -314,7 +314,18 @@ def _returned_value(shown_input: str, call: str, value: str) -> str | None:
 def output_reading(shown_input: str) -> Reading:
     return Reading(read=partial(read_answer, shown_input=shown_input), named=str,
                    returned=partial(_returned_value, shown_input), same=same_answer, kind="output",
-                   unstated=(WRONG_CALL,))
+                   unstated=(WRONG_CALL,), arguments=_argument_keys(shown_input))
+
+
+def _argument_keys(shown_input: str) -> frozenset[str] | None:
+    """The shown call's arguments as ``ast.dump`` gives them (spacing aside); None when it does not parse."""
+    try:
+        call = ast.parse(f"f({shown_input})", mode="eval").body
+    except PARSE_FAILURES:
+        return None
+    if not isinstance(call, ast.Call):
+        return None
+    return frozenset(ast.dump(node) for node in [*call.args, *(keyword.value for keyword in call.keywords)])
 
 
 def parse_answer(generation: str, prompt: str, shown_input: str, rules: int = JUDGING_RULES) -> Check:

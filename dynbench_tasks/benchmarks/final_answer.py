@@ -32,7 +32,7 @@ import re
 import tokenize
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
 from dynbench_tasks.benchmarks.execution import Check
@@ -229,6 +229,10 @@ _CONNECTIVES = re.compile(r"^(?:[ \t>*_#-]|\b(?:and|but|so|then|thus|hence|there
 # Words that say what the function gives back: after them a value is the answer's, whatever the subject
 _SAYS_RETURNED = re.compile(rf"\b(?:{_OUTPUT_VERB}|reads?)\b", re.IGNORECASE)
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might)\b", re.IGNORECASE)
+# What would be, said of the program ("without the repetition it would be 'ab'"), not a guess of the reply's own
+# ("I would say 'ab'", "it might be 'ab'", "it could also be 'ab'"), which only a case of its own makes no answer
+_COUNTERFACTUAL = re.compile(r"(?<!\bI )(?<!\bwe )\bwould\b(?![ \t]+(?:say|guess|go|pick|answer|think|bet))",
+                             re.IGNORECASE)
 # A part that has a name of its own: "the first element", "its length", "each item", "the variable i"
 _NAMED_PART = re.compile(r"^[ \t]*(?:the|its|each|every|both|all)[ \t]+(?P<words>[^\W\d]+(?:[ \t]+[^\W\d]+){0,3})",
                          re.IGNORECASE)
@@ -243,6 +247,10 @@ _MEASURED_BEFORE = re.compile(r"\b(?:length|size|index|indices|position|line|ste
                               re.IGNORECASE)
 # The last of values listed together: "adds 1, 2 and 3"
 _LISTED_BEFORE = re.compile(r"(?:\d|['\")\]])[ \t]*,?[ \t]*and[ \t]*$", re.IGNORECASE)
+# One step of many, which a condition may name ("after the second iteration", "for each element")
+_A_STEP = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|each|every"
+                     r"|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
+_NUMBER_AT = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 # Where a trace starts, not where it ends: "total starts at 0", "it is set to 0", ", starting from 0"
 _INITIAL_STATE = re.compile(r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?|began|initiali[sz]ed|set)[ \t]+"
                             r"(?:at|from|with|to|as)[ \t]*$", re.IGNORECASE)
@@ -266,7 +274,8 @@ class Reading:
     the text ``read`` takes; ``returned``: a sentence's ``f(…) returns X`` to that text, or None when
     the sentence is about another call; ``same``: whether two read statements give the same answer;
     ``kind``: which nouns name the answer (``output`` or ``input``); ``unstated``: statuses of a block
-    that is Python but states no answer (a restated program), unless nothing else is found."""
+    that is Python but states no answer (a restated program), unless nothing else is found; ``arguments``:
+    the arguments of the call asked about (for output prediction), each as :func:`_literal_key` gives it."""
 
     read: Callable[[str], Check]
     named: Callable[[str], str]
@@ -274,6 +283,7 @@ class Reading:
     same: Callable[[Check, Check], bool]
     kind: str
     unstated: tuple[str, ...] = ()
+    arguments: frozenset[str] | None = None
 
 
 class _TooManyStatements(Exception):
@@ -611,12 +621,12 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
     if reading.kind == "output" and any(reading.returned(call.group(), "None") is None
                                         for call in re.finditer(_CALL, before)):
         return True
-    if _MEASURED_BEFORE.search(before) or _conditional(before, len(before)):
+    if _MEASURED_BEFORE.search(before) or (_conditional(before, len(before)) and _another_case(before, reading)):
         return True
     region = _last_clause(before)
     subject = _CONNECTIVES.sub("", region)
-    if _HYPOTHETICAL.search(region) or (_INITIAL_STATE.search(region)
-                                        and not _ANSWER_NOUN[reading.kind].search(region)):
+    if (_HYPOTHETICAL.search(region) and (_COUNTERFACTUAL.search(region) or _another_case(before, reading))) or (
+            _INITIAL_STATE.search(region) and not _ANSWER_NOUN[reading.kind].search(region)):
         return True
     if reading.kind == "input" and not subject.strip() and region.strip() and not value.startswith("f("):
         return True  # "so 'ab'": maybe one argument of several
@@ -628,6 +638,54 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
             return True
     copula = _COPULA_END.search(subject)
     return copula is not None and _a_variable(subject[:copula.start()], copula.group("sign") is not None, reading)
+
+
+def _literal_key(text: str) -> str | None:
+    """A Python literal's value as a key that spelling does not change (``[3,1]`` and ``[3, 1]``); None if not one."""
+    try:
+        return ast.dump(ast.parse(text.strip(), mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _literals(text: str) -> Iterator[str]:
+    """The literals ``text`` spells, outermost brackets whole ("[[1, 2], [3]]", not "[1, 2]"), quoted strings and
+    numbers."""
+    position = 0
+    while position < len(text):
+        char = text[position]
+        if char in "[({":
+            depth, end = 0, position
+            for end in range(position, len(text)):
+                depth += (text[end] in "[({") - (text[end] in "])}")
+                if depth == 0:
+                    break
+            yield text[position:end + 1]
+            position = end + 1
+        elif char in "'\"":
+            end = text.find(char, position + 1)
+            if end < 0:
+                return
+            yield text[position:end + 1]
+            position = end + 1
+        elif (number := _NUMBER_AT.match(text, position)) and not (position and (text[position - 1].isalnum()
+                                                                                 or text[position - 1] == "_")):
+            yield number.group()
+            position = number.end()
+        else:
+            position += 1
+
+
+def _another_case(before: str, reading: Reading) -> bool:
+    """Whether a condition or a hypothetical, the words ``before`` a value, is about another case than the call
+    asked about: it names one step of many ("after the second iteration", "for each element") or a value that is
+    none of the call's arguments ("If n were 0", "For n = 1"). Not "Assuming I traced it right, …", "If we trace
+    it more carefully, …", "On closer inspection I would say …", nor "For [3, 1], …" of f([3, 1]): a model taking
+    its answer back in words of a condition. Input prediction, whose call is the answer, keeps every condition."""
+    if reading.arguments is None or _A_STEP.search(before):
+        return True
+    return any((key := _literal_key(literal)) is not None and key not in reading.arguments
+               for literal in _literals(before))
 
 
 def _an_assignment(text: str) -> bool:
@@ -874,7 +932,7 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
             read_once[statement] = reading.read(statement)
         return read_once[statement]
 
-    counted = Reading(read, reading.named, reading.returned, reading.same, reading.kind, reading.unstated)
+    counted = replace(reading, read=read)
     try:
         found = _statements(text, reading, counted)
         if isinstance(found, Check):

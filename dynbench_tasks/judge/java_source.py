@@ -19,7 +19,7 @@ from typing import NamedTuple
 # in the text (an unclosed ``/*`` rescanned to the end from every later ``/*`` was quadratic). What is left
 # open is not Java, and javac rejects it.
 _TOKEN = re.compile(
-    r'(?P<textblock>"""[\s\S]*?(?:"""|\Z))'
+    r'(?P<textblock>"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"""|\Z))'
     r'|(?P<string>"(?:[^"\\\n]|\\.)*"?)'
     r"|(?P<char>'(?:[^'\\\n]|\\.)*'?)"
     r"|(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))"
