@@ -714,6 +714,17 @@ def test_an_input_concluded_otherwise_is_no_answer(generation, read):
     ("The output is 'abab'.\nOnce everything is accounted for, it returns 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
     ("The output is 'abab'.\nOn closer inspection I would say 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
     ("The output is 'abab'.\nIt could also be 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    # a trace's steps and code labels after the answer (red team 5's honest replies)
+    ("The output is 'abab'.\n\n- Iteration 1: 'ab'\n- Iteration 2: 'abab'", ("'abab'", "")),
+    ("The output is 'abab'.\n\nIteration 1 \u2192 'ab'", ("'abab'", "")),
+    ("Output: 'abab'\n\nIntermediate values:\n- after first iteration: 'ab'", ("'abab'", "")),
+    ("The output is 'abab'.\n\nThe first loop iteration gives 'ab'.", ("'abab'", "")),
+    ("The output is 'abab'.\n\nTrace:\n- s[0]: 'a'\n- s[1]: 'b'", ("'abab'", "")),
+    ("The output is 'abab'.\n1. Initialize `acc` to ''.", ("'abab'", "")),
+    # ... but not a second look, nor a step that is the answer's
+    ("The output is 'abab'.\nOn second thought: 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nOn a second pass I get 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nFinal step, the answer: 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
     # ... but not where the answer starts, nor a value listed after words alone
     ("The output is 'abab'.\nThe output starts at 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
     ("The output is 'abab'.\nScrap that, and 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),

@@ -249,11 +249,18 @@ _MEASURED_BEFORE = re.compile(r"\b(?:length|size|index|indices|position|line|ste
 _LISTED_BEFORE = re.compile(r"(?:\d|['\")\]])[ \t]*,?[ \t]*and[ \t]*$", re.IGNORECASE)
 # One step of many, which a condition may name ("after the second iteration", "for each element")
 _A_STEP = re.compile(r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|each|every"
-                     r"|\d+(?:st|nd|rd|th))\b", re.IGNORECASE)
+                     r"|\d+(?:st|nd|rd|th))\b(?![ \t]+(?:thoughts?|looks?|glance|try|tries|attempt|reading|check"
+                     r"|inspection|opinion|pass))", re.IGNORECASE)
 _NUMBER_AT = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 # Where a trace starts, not where it ends: "total starts at 0", "it is set to 0", ", starting from 0"
 _INITIAL_STATE = re.compile(r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?|began|initiali[sz]ed|set)[ \t]+"
-                            r"(?:at|from|with|to|as)[ \t]*$", re.IGNORECASE)
+                            r"(?:at|from|with|to|as)[ \t]*$|\b(?:initiali[sz]e|set)[ \t]+`?\w+`?[ \t]+to[ \t]*$",
+                            re.IGNORECASE)
+# A trace's step, which the value is the state after: "Iteration 1: 3", "after the first iteration: 3"
+_TRACE_STEP = re.compile(r"\b(?:iterations?|steps?|rounds?|loops?|intermediate)\b", re.IGNORECASE)
+# A label of code before a value: "x[0]: 3", "s.count('a'): 2"; not a REPL's output, "Out[1]: 3"
+_CODE_LABEL = re.compile(r"(?P<code>[^\s:`]+)`?[ \t]*:[ \t]*$")
+_ANSWER_LABEL = re.compile(r"[`*_#-]*(?:out|in|output|result|answer|ans)\b", re.IGNORECASE)
 # Words that may name the answer itself: a value said of them is the answer's
 _ANSWER_NOUN = {kind: re.compile(rf"\b(?:{nouns}|{_ADJECTIVE}|answer|result|value|guess|pick|tally|verdict"
                                  r"|conclusion|solution|reply)s?\b", re.IGNORECASE)
@@ -625,6 +632,12 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
         return True
     region = _last_clause(before)
     subject = _CONNECTIVES.sub("", region)
+    if (_A_STEP.search(before) or _TRACE_STEP.search(before)) and not _ANSWER_NOUN[reading.kind].search(before):
+        return True
+    label = _CODE_LABEL.search(before)
+    if label and not _ANSWER_LABEL.match(label.group("code")) and _a_variable(
+            label.group("code").lstrip("`*_-# "), False, reading):
+        return True
     if (_HYPOTHETICAL.search(region) and (_COUNTERFACTUAL.search(region) or _another_case(before, reading))) or (
             _INITIAL_STATE.search(region) and not _ANSWER_NOUN[reading.kind].search(region)):
         return True
