@@ -738,6 +738,9 @@ def test_a_value_standing_after_the_answer_is_a_second_answer(generation, read):
     ("The input is 'ab', 2.\nScrap that, use 'abab', 1.", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
     ("The input is 'ab', 2.\nEn realidad, la entrada es 'abab', 1.", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
     ("The input is 'ab', 2.\n\n| input | output |\n|---|---|\n| f('b', 4) | 'abab' |", ("f('ab', 2) | f('b', 4)", AMBIGUOUS)),
+    # a condition or a guess about nothing but the reply's own work (red team 5)
+    ("The input is 'ab', 2.\nAssuming I traced correctly, it's 'abab', 1.", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\nThough it might be 'abab', 1.", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
     # honest neighbours: the output shown, a call tried out and what it gives, one argument concluded
     ("The input is 'ab', 2.\nTrying f('a', 1) first gives 'a', too short.", ("f('ab', 2)", "")),
     ("The input is 'ab', 2.\nf('a', 4) gives 'aaaa'.", ("f('ab', 2)", "")),

@@ -220,7 +220,7 @@ def same_call(first: Check, second: Check) -> bool:
 def input_reading(program: str, reference_input: str, shown_output: str | None) -> Reading:
     return Reading(read=partial(read_call, program=program, reference_input=reference_input), named=_named_call,
                    returned=partial(_returned_call, shown_output), same=same_call, kind="input",
-                   unstated=(NOT_A_CALL,))
+                   unstated=(NOT_A_CALL,), arguments=frozenset())
 
 
 def parse_input_answer(generation: str, prompt: str, program: str, reference_input: str,

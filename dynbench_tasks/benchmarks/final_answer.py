@@ -282,7 +282,8 @@ class Reading:
     the sentence is about another call; ``same``: whether two read statements give the same answer;
     ``kind``: which nouns name the answer (``output`` or ``input``); ``unstated``: statuses of a block
     that is Python but states no answer (a restated program), unless nothing else is found; ``arguments``:
-    the arguments of the call asked about (for output prediction), each as :func:`_literal_key` gives it."""
+    the arguments of the call asked about (for output prediction; none for input prediction), each as
+    :func:`_literal_key` gives it, or None where they are not known."""
 
     read: Callable[[str], Check]
     named: Callable[[str], str]
@@ -694,7 +695,8 @@ def _another_case(before: str, reading: Reading) -> bool:
     asked about: it names one step of many ("after the second iteration", "for each element") or a value that is
     none of the call's arguments ("If n were 0", "For n = 1"). Not "Assuming I traced it right, …", "If we trace
     it more carefully, …", "On closer inspection I would say …", nor "For [3, 1], …" of f([3, 1]): a model taking
-    its answer back in words of a condition. Input prediction, whose call is the answer, keeps every condition."""
+    its answer back in words of a condition. For input prediction, whose call is the answer (``arguments`` is
+    empty), any value the condition names makes it another case."""
     if reading.arguments is None or _A_STEP.search(before):
         return True
     return any((key := _literal_key(literal)) is not None and key not in reading.arguments
