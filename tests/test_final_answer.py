@@ -417,6 +417,10 @@ TAKEN_BACK = [
     (lambda right, wrong: f"The answer is {right}.\nScrap that \u2014 {wrong} \u2705", AMBIGUOUS),
     (lambda right, wrong: f"The answer is {right}.\n\n| tried first | verdict |\n|---|---|\n| {wrong} | rejected |",
      "passed"),
+    # red team 5: a second value that words follow, where its clause says it is the answer
+    (lambda right, wrong: f"The answer is {right}.\nLooking again, I'd go with {wrong} for sure.", AMBIGUOUS),
+    (lambda right, wrong: f"The answer is {right}.\nEither {right} or {wrong}, I am not sure.", AMBIGUOUS),
+    (lambda right, wrong: f"The answer is {right}.\nLength of the argument: 2\nCount: 1", "passed"),
 ]
 
 
@@ -750,6 +754,74 @@ def test_a_value_standing_after_the_answer_is_a_second_answer(generation, read):
     ("The input is 'Hi! ab', 2.\nLet me double-check: yes, f('Hi! ab', 2).", ("f('Hi! ab', 2)", "")),  # no clause ends in a string
 ])
 def test_an_input_standing_after_the_answer_is_a_second_answer(generation, read):
+    assert input_read(generation) == read
+
+
+# Red team 5: each reply below passed on the right answer though it then gives another. Words after the second value
+# ("for sure", "in my view", "(not 'abab')"), a verb not listed ("hands back", "printed"), arithmetic, a REPL, a table's
+# "prediction" column, a value offered beside the answer, a contrast with another call, a second look through the loop,
+# the answer's variable where the run ends. Beside them, honest replies the reader did not read: the function's
+# "returns", LaTeX around the answer, labels of parts, a variable's new value, what the program works on.
+@pytest.mark.parametrize("generation, read", [
+    ("The output is 'abab'.\nLooking again, it returns 'ba' for sure.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nHmm, on a second pass I get 'ba', I think.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThe string f hands back is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThe last string printed is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nHmm, looking again it equals 2 + 3.", ("'abab' | 5", AMBIGUOUS)),
+    ("The output is 'abab'.\nFinal: 5 * 1", ("'abab' | 5", AMBIGUOUS)),
+    ("The output is 'abab'.\n\n| step | prediction |\n|---|---|\n| final | 'ba' |", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nUnlike f('a', 1), our call gives 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nHmm, second look: the list it gives back holds 'ab' and 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nPassing through the loop once more, it comes out as 'ba' honestly",
+     ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nAfter the second iteration s is 'ba', so that's what gets returned.",
+     ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nMy final prediction: f returns 'ba' (not 'abab')", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nLet me go with 'ba' as my prediction.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThe value returned by f is 'ba' in my view", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("[ANSWER]'abab'[/ANSWER]\nHaving traced it once more, I believe the function returns 'ba' in reality.",
+     ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nUpon further review: f returns 'ba' here, given the second iteration",
+     ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n```\n>>> f('ab', 2)\n'ba'\n```", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n>>> print(f('ab', 2))\n'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nSince the loop runs twice, the true output is rather 'ba' than 'abab'",
+     ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nAt the end, ret_val is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nEither 'abab' or 'ba', I am not sure.", ("'abab' | 'ba'", AMBIGUOUS)),
+    # honest replies
+    ("The function returns **'abab'**.", ("'abab'", "")),
+    ("$$f('ab', 2) = 'abab'$$\n\nThe first copy is 'ab'.", ("'abab'", "")),
+    ("**Final answer:** \\('abab'\\)", ("'abab'", "")),
+    ("The output is $'abab'$.", ("'abab'", "")),
+    ("If s is empty, the function returns ''. Otherwise it repeats s.\nThe output is 'abab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nLength of the string: 4", ("'abab'", "")),
+    ("The output is 'abab'.\n* Characters: 'a', 'b'\n* Count: 2", ("'abab'", "")),
+    ("The output is 'abab'.\nFirst value: 'ab'\nSecond value: 'abab'", ("'abab'", "")),
+    ("Answer: 'abab'\n1. Initialize `acc` to ''.\n2. Add s: acc becomes 'ab'.\n3. Add s: acc becomes 'abab'.",
+     ("'abab'", "")),
+    ("The output is 'abab'.\nWe start with '', add 'a', and then add 'b'.", ("'abab'", "")),
+    ("The output is 'abab'.\nHow: 'ab' gives 'ab', then repeating it gives 'abab'.", ("'abab'", "")),
+    ("The output is 'abab'.\nWhy: it iterates over 'ab':\n- first char: 'a'", ("'abab'", "")),
+    ("The output is 'abab'.\nIt returns '' for an empty s.", ("'abab'", "")),
+    ("The output is 'abab'.\n>>> f('ab', 1)\n'ab'", ("'abab'", "")),
+    ("The output is 'abab'.\nThe loop runs 1 or 2 times.", ("'abab'", "")),
+])
+def test_a_second_value_said_with_more_words_is_a_second_answer(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation, read", [
+    ("The input is 'ab', 2.\nIf we check more carefully, the call should be f('abab', 1).",
+     ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\nHmm, having checked once more, I'd use f('abab', 1) in fact for sure.",
+     ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("[ANSWER]f('ab', 2)[/ANSWER]\nLooking again, a call that works is f('abab', 1) I think.",
+     ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\nMy final pick is f('abab', 1) honestly", ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)),
+    ("The input is 'ab', 2.\nTrying f('a', 1) first gives 'a', too short.", ("f('ab', 2)", "")),
+])
+def test_a_second_input_said_with_more_words_is_a_second_answer(generation, read):
     assert input_read(generation) == read
 
 

@@ -7,9 +7,9 @@ the like) are removed first; a closing tag with no opening one closes a block th
 template opened, so everything before it is reasoning; a block left open is ``unparseable``. What
 is left states the answer in any of these forms: ``[ANSWER]…[/ANSWER]`` tags (the closing tag may be
 cut off by a stop sequence), a fenced block, an ``assert`` line (up to the end of its statement), a
-sentence that names it ("The output is X", "**Answer:** X", "So f(x) returns X", "The input is X",
-LaTeX's ``\\boxed{X}``),
-or, before any of those, the reply itself read as the completion of the prompt's last line. Every
+sentence that names it ("The output is X", "**Answer:** X", "So f(x) returns X", "The function returns X.",
+"The input is X", LaTeX's ``\\boxed{X}``), a line "f(x) = X", a Python prompt's ``>>> f(x)`` and the line below
+it, or, before any of those, the reply itself read as the completion of the prompt's last line. Every
 statement must give the same answer; two different ones are ``ambiguous``, never the better of
 them. Numbers in prose are never answers: only these forms are. An answer that the text after
 it takes back ("Actually, I made a mistake: it returns 0") is no answer either: words of correction
@@ -19,7 +19,9 @@ it, any value after the last statement that stands as the whole rest of its clau
 ist 0.", "It returns 0.", a value alone on a line or in a table's cell) unless the reader can tell it is no
 answer (another call's, a named part's or a variable's value, an operand, a condition's); and "0 is what it
 returns", the reply's last value when words of a conclusion come right before it ("so 0", "giving 0", "result =
-0", "f(x) = 0"), and "f(x) != X" of the answer X. ``# done`` ends nothing: what follows it is read.
+0", "f(x) = 0"), "f(x) != X" of the answer X, and a value that words follow where its clause says it is the
+answer ("it returns 0 for sure", "I'd go with 0", "Either X or 0", "0 as my prediction"). ``# done`` ends
+nothing: what follows it is read.
 
 The benchmark says how one statement reads (a :class:`Reading`); this module finds the statements.
 """
@@ -87,9 +89,16 @@ _NAMED = {
 _RETURNS = re.compile(
     rf"{_START}(?:the[ \t]+call[ \t]+)?`?({_CALL})`?[ \t]+(?:returns|will[ \t]+return|would[ \t]+return|"
     r"evaluates[ \t]+to|gives|outputs|is)[ \t]*:?[*_]*[ \t]*", re.IGNORECASE | re.MULTILINE)
+# "The function returns X.", "So f returns X.", where X is the whole rest of the sentence (:func:`_sentences`)
+_FUNCTION_RETURNS = re.compile(
+    rf"{_START}(?:(?:the[ \t]+)?(?:function|call|code|program)(?:[ \t]+`?f`?)?|`?f`?)[ \t]+(?:returns"
+    r"|will[ \t]+return|would[ \t]+return|evaluates[ \t]+to|outputs)[ \t]*:?[ \t]*", re.IGNORECASE | re.MULTILINE)
+# A line that is the call asked about, a sign and its value, LaTeX's delimiters aside: "$$f([3, 1]) = 4$$"
+_CALL_LINE = re.compile(rf"^[ \t>*_-]*(?:\$\$?|\\\[|\\\()?[ \t]*`?(?P<call>{_CALL})`?[ \t]*(?:==?|\u2192|->|=>)[ \t]*",
+                        re.MULTILINE)
 # Verbs of a function's returning a value
-_RETURNING = (r"(?:returns?|returned|(?:gives?|gave)(?:[ \t]+back)?|yields?|produces?|outputs?|prints?|equals?"
-              r"|evaluates[ \t]+to)")
+_RETURNING = (r"(?:returns?|returned|(?:gives?|gave)(?:[ \t]+back)?|(?:hands?|handed)[ \t]+back|yields?|produces?"
+              r"|outputs?|prints?|printed|equals?|evaluates[ \t]+to)")
 _OUTPUT_VERB = (rf"(?:{_RETURNING}|ends[ \t]+up(?:[ \t]+(?:as|being|with|at))?|comes[ \t]+out(?:[ \t]+(?:as|to))?"
                 r"|results[ \t]+in)")
 # Right before a value, words that make it an output, never an input ("let me trace again: it ends up as 'abab'")
@@ -119,6 +128,9 @@ _CONCLUDED = {
 # "| f([1, 2]) | 0 |") or what it does not ("f(x) != 3", LaTeX's "\\ne"); a sentence about another call says none
 _CALL_SAID = re.compile(
     rf"(?<![\w.])`?({_CALL})`?[ \t]*(?:(?P<not>!=|\u2260|\\neq?\b)|==?|\u2192|->|=>|\u21d2|\|)[ \t]*")
+# A Python prompt's call of f, and the line it prints below it
+_REPL_CALL = re.compile(rf"[ \t]*>>>[ \t]*({_CALL})[ \t]*$", re.MULTILINE)
+_REPL = re.compile(rf"^{_REPL_CALL.pattern[:-1]}\n[ \t]*(?!>>>|```|\.\.\.)([^\n]*\S[^\n]*)$", re.MULTILINE)
 _MATH_END = re.compile(r"(?<![ \t])[ \t]*+(?:\$+|\\[\])])[ \t]*$")
 # "0 is what it returns", "0 is the true output": the value before words that say it is the answer
 _VALUE_SAID_BEFORE = {kind: re.compile(
@@ -223,7 +235,7 @@ _TABLE_RULE = re.compile(r"^\|?[ \t:|-]*$")
 _OPERAND_BEFORE = re.compile(r"(?:[+*/%^&|<>@~]|(?<=\S)-)[ \t]*$")
 # Where the words that may name what the value is the value of start: after a comma, semicolon, colon, opening
 # bracket or dash; then words that join clauses, set aside
-_CLAUSE_OPENER = re.compile(r"[,;:\u2013\u2014]|(?<=[ \t])-[ \t]")
+_CLAUSE_OPENER = re.compile(r"[,;:\u2013\u2014\u2192]|(?<=[ \t])-[ \t]|[-=]>")
 _CONNECTIVES = re.compile(r"^(?:[ \t>*_#-]|\b(?:and|but|so|then|thus|hence|therefore|now|here|where|which|while"
                           r"|since|because|whereas|i\.e\.|e\.g\.)\b)*+", re.IGNORECASE)
 # Words that say what the function gives back: after them a value is the answer's, whatever the subject
@@ -243,8 +255,63 @@ _COPULA = (r"(?:is|are|was|were|equals|becomes|became|comes[ \t]+to|will[ \t]+be
 _COPULA_END = re.compile(rf"[ \t]*{_COPULA}[ \t]*$", re.IGNORECASE)
 # A value right after a noun that says what it measures: "a string of length 2", "at index 3"
 _MEASURED_BEFORE = re.compile(r"\b(?:length|size|index|indices|position|line|step|iteration|round|pass|depth|level"
-                              r"|row|column|width|height|offset|count|number|element|item|character|digit)[ \t]*$",
+                              r"|row|column|width|height|offset|count|(?<!the )(?<!a )number|element|item|character"
+                              r"|digit)[ \t]*$",
                               re.IGNORECASE)
+# Words before another call that set the call asked about against it: what follows is said of the asked one
+_CONTRASTED = re.compile(r"\b(?:unlike|than|versus|vs\.?|contrary[ \t]+to|as[ \t]+opposed[ \t]+to)[ \t]*`?$",
+                         re.IGNORECASE)
+# Where the run ends, and a variable named as the answer's: its value there is the answer ("At the end, ret_val is 0")
+_END_OF_RUN = re.compile(r"\b(?:(?:at|in)[ \t]+the[ \t]+end|finally|eventually|ultimately|at[ \t]+last"
+                         r"|after[ \t]+the[ \t]+(?:loop|last)"
+                         r"|when[ \t]+the[ \t]+loop[ \t]+(?:ends|finishes|is[ \t]+done))\b", re.IGNORECASE)
+_ANSWER_VARIABLE = re.compile(r"[ \t`]*(?:ret\w*|return\w*|result\w*|res|out|output\w*|ans|answer\w*)`?[ \t]*"
+                              r"(?:is\b|==?|equals\b|becomes\b|will[ \t]+be\b)", re.IGNORECASE)
+# Words of looking at the whole run again, not at one step of it: "passing through the loop once more"
+_SECOND_LOOK = re.compile(r"\b(?:once[ \t]+more|again|anew|more[ \t]+carefully|closer)\b", re.IGNORECASE)
+# A value, then what it gives: one step ("How: 3 gives 3, then adding 1 gives 4")
+_VALUE_SUBJECT = re.compile(r"[ \t]*(?:-?\d+(?:\.\d+)?|'[^'\n]*'|\"[^\"\n]*\")[ \t]+(?:gives|becomes|yields"
+                            r"|goes[ \t]+to|maps[ \t]+to|turns[ \t]+into|leads[ \t]+to)[ \t]*$", re.IGNORECASE)
+# Words of the reply's own choice of a value: "I'd go with", "I get", "I believe it returns"
+_SAYS_CHOSEN = re.compile(r"\b(?:I|we)(?:'d|'ll|[ \t]+(?:would|will|now))?[ \t]+(?:\w+[ \t]+)?(?:say|get|got|use"
+                          r"|pick|choose|go[ \t]+with|believe|think|predict|answer|settle[ \t]+on)\b"
+                          r"|\bgo(?:ing)?[ \t]+with\b", re.IGNORECASE)
+# A value offered beside another: "either 3 or 0", "3 (or possibly 0)"
+_HEDGED_BEFORE = re.compile(r"\b(?:or|either)[ \t]+(?:(?:possibly|maybe|perhaps|rather|else|even)[ \t]+)?$",
+                            re.IGNORECASE)
+# After a value, words that make it the answer: "0 as my prediction", "0 is my final answer"
+_MADE_THE_ANSWER = re.compile(
+    r"^[^\n]*?[ \t,]+(?:(?:as|is|was|would[ \t]+be|will[ \t]+be)[ \t]+(?:my|the|our)[ \t]+(?:\w+[ \t]+)?(?:answer"
+    r"|prediction|pick|guess|output|result|choice)\b"
+    r"|(?:so|and|which)[ \t]+(?:that's|that[ \t]+is|this[ \t]+is|it's|is)[ \t]+what[ \t]+(?:\w+[ \t]+){0,2}"
+    r"(?:gets?[ \t]+returned|is[ \t]+returned|returns|comes[ \t]+out|is[ \t]+printed))",
+    re.IGNORECASE)
+# Arithmetic on numbers a clause may end in, and how much of it is worked out
+_ARITHMETIC_END = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[ \t]*(?://|[-+*/%])[ \t]*-?\d+(?:\.\d+)?)+$")
+_OPERATIONS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
+_MAX_OPERATIONS, _MAX_OPERAND = 8, 10**12
+_OPERATOR_AFTER = re.compile(r"[ \t]*(?:[-+*/%^&|<>@]|plus\b|minus\b|times\b|divided\b|multiplied\b|mod\b)",
+                             re.IGNORECASE)
+# After a value, a condition: the value is that case's when it names another ("for an empty list", "when n is 0")
+_CONDITION_AFTER = re.compile(r"[ \t,]*(?:(?:only|just)[ \t]+)?(?:if|when|whenever|unless|for|with|in[ \t]+case|given"
+                              r"|once|after|on)\b",
+                              re.IGNORECASE)
+_OTHER_CASE_WORDS = re.compile(r"\b(?:empty|other|another|different|negative|positive|larger|smaller|longer|shorter"
+                               r"|odd|even|any|every|each|nothing|none|missing|absent|zero)\b", re.IGNORECASE)
+# A label of a part of the computation, not of the answer: "Length of the list:", "Elements:", "Second value:"
+_PART_LABEL = re.compile(
+    r"(?:^|[,;(\u2013\u2014])[ \t>*_#-]*(?:(?:the|its)[ \t]+)?(?:(?:(?:first|second|third|fourth|fifth|last|next"
+    r"|previous|\d+(?:st|nd|rd|th))[ \t]+(?:\w+[ \t]+)?(?:values?|elements?|items?))|(?:elements?|items?|characters?"
+    r"|chars?|letters?|words?|keys?|entries|digits?|count|length|size|len|max(?:imum)?|min(?:imum)?|index|indices|position"
+    r"|number[ \t]+of|inputs?|arguments?|parameters?)\b)[^:\n]{0,40}?[*_ \t]*:[*_ \t]*$", re.IGNORECASE)
+# Before a value, what the program does with it, not what it gives: "add 3", "it iterates over [3, 1]"
+_WORKED_ON_BEFORE = re.compile(
+    r"\b(?:add(?:s|ed|ing)?|subtract\w*|multipl\w*(?:[ \t]+by)?|divid\w*(?:[ \t]+by)?|append\w*|prepend\w*|insert\w*"
+    r"|remov\w*|push\w*|increment\w*(?:[ \t]+by)?|decrement\w*(?:[ \t]+by)?|iterat\w*[ \t]+(?:over|through)|loops?"
+    r"[ \t]+(?:over|through)|goes[ \t]+through|takes|receives|called[ \t]+with|applied[ \t]+to)[ \t]*$", re.IGNORECASE)
+# A variable's new value in a trace: "total becomes 3" (not "it becomes", nor "the result becomes")
+_STATE_CHANGE = re.compile(r"[ \t]*`?(?P<name>[a-z_]\w*)`?[ \t]+(?:becomes|became|is[ \t]+now|changes[ \t]+to"
+                           r"|is[ \t]+updated[ \t]+to)[ \t]*$")
 # The last of values listed together: "adds 1, 2 and 3"
 _LISTED_BEFORE = re.compile(r"(?:\d|['\")\]])[ \t]*,?[ \t]*and[ \t]*$", re.IGNORECASE)
 # One step of many, which a condition may name ("after the second iteration", "for each element")
@@ -263,9 +330,9 @@ _CODE_LABEL = re.compile(r"(?P<code>[^\s:`]+)`?[ \t]*:[ \t]*$")
 _ANSWER_LABEL = re.compile(r"[`*_#-]*(?:out|in|output|result|answer|ans)\b", re.IGNORECASE)
 # Words that may name the answer itself: a value said of them is the answer's
 _ANSWER_NOUN = {kind: re.compile(rf"\b(?:{nouns}|{_ADJECTIVE}|answer|result|value|guess|pick|tally|verdict"
-                                 r"|conclusion|solution|reply)s?\b", re.IGNORECASE)
+                                 r"|conclusion|solution|reply|prediction|predicted|choice)s?\b", re.IGNORECASE)
                 for kind, nouns in (("output", r"output|outcome|return(?:ed)?"),
-                                    ("input", r"input|argument|args|parameter"))}
+                                    ("input", r"input|argument|args|parameter|call"))}
 # Names that are no variable of a trace: the function, pronouns, one-letter words. A variable named "result" is one
 # (CRUXEval's programs name theirs so): "result = 'ab'" is a step, and only the reply's last value concludes
 # (:func:`_concluded`)
@@ -388,11 +455,12 @@ def _value_texts(rest: str) -> Iterator[tuple[str, int]]:
     after it."""
     lead = len(rest) - len(rest.lstrip())
     rest = rest.strip()
-    for mark in ("```", "``", "`", "**", "__"):
+    for mark, closing_mark in (*((mark, mark) for mark in ("```", "``", "`", "**", "__", "$$", "$")),
+                               ("\\(", "\\)"), ("\\[", "\\]")):
         if rest.startswith(mark) and len(rest) > len(mark):
-            closing = rest.find(mark, len(mark))
+            closing = rest.find(closing_mark, len(mark))
             if closing > 0:
-                yield rest[len(mark):closing].strip(), lead + closing + len(mark)
+                yield rest[len(mark):closing].strip(), lead + closing + len(closing_mark)
                 return
     for end in list(_SENTENCE_END.finditer(rest))[:_SENTENCE_CUTS]:
         if rest[end.start()] == "?":  # "The output is 3? No, 4.": a question states no answer
@@ -418,6 +486,13 @@ def _sentences(text: str, reading: Reading) -> Iterator[tuple[int, int, Check]]:
         start, rest = _value_line(text, returns.end())
         if stated := _first_stated(rest, reading, partial(reading.returned, returns.group(1))):
             yield returns.start(), start + stated[1], stated[0]
+    # what the function returns is the answer only of output prediction; for input prediction it is the output shown
+    for said in [*(_FUNCTION_RETURNS.finditer(text) if reading.kind == "output" else ()), *_CALL_LINE.finditer(text)]:
+        rest = _MATH_END.sub("", text[said.end():said.end() + _PROSE_VALUE_CHARS].split("\n", 1)[0])
+        value = _whole_sentence_value(_prose_spelled(rest))
+        stated = value and (reading.returned(said["call"], value) if said.re is _CALL_LINE else reading.named(value))
+        if stated and not _conditional(text, said.start()):
+            yield said.start(), said.end() + len(rest), reading.read(stated)
 
 
 def _value_line(text: str, position: int) -> tuple[int, str]:
@@ -509,7 +584,12 @@ def _standing(tail: str, answer: Check, reading: Reading) -> Check | None:
     read: dict[str, Check | None] = {}  # each value, read once: what it states where that is not the answer
     seen: set[tuple[str | None, str]] = set()  # a model that says one clause again and again says it once
     header: list[str] | None = None
+    prompted = False
     for line in prose.split("\n"):
+        if prompted:  # what a Python prompt's call of f prints: another call's output, or the asked one's (read apart)
+            prompted = False
+            continue
+        prompted = _REPL_CALL.match(line) is not None
         line = _LIST_MARK.sub("", line)  # "1. 0" is the value 0 in a numbered list
         row = line.strip()
         if not row.startswith("|"):
@@ -527,17 +607,92 @@ def _standing(tail: str, answer: Check, reading: Reading) -> Check | None:
             if column and re.search("[^\\W\\d_]", column) and not _ANSWER_NOUN[reading.kind].search(column):
                 continue  # a column of its own ("| i | total |"), not the answer's
             ending = _ending_value(clause)
-            if ending is None or _not_an_answer(*ending, reading):
-                continue
-            value = ending[1]
-            if value not in read:
-                if len(read) == _MAX_CORRECTION_VALUES:
-                    return Check(clause.strip()[:_SHOWN_CHARS], AMBIGUOUS)
-                check = reading.read(reading.named(value))
-                read[value] = check if _states(check, reading.unstated) and not reading.same(answer, check) else None
-            if read[value] is not None:
-                return read[value]
+            if ending and _OPERAND_BEFORE.search(ending[0]):
+                ending = _arithmetic_ending(clause, reading)
+            for before, value, made in [*([(*ending, False)] if ending else []), *_said_before_words(clause, reading)]:
+                if _another_value(before, reading) if made else _not_an_answer(before, value, reading):
+                    continue
+                if value not in read:
+                    if len(read) == _MAX_CORRECTION_VALUES:
+                        return Check(clause.strip()[:_SHOWN_CHARS], AMBIGUOUS)
+                    check = reading.read(reading.named(value))
+                    other = _states(check, reading.unstated) and not reading.same(answer, check)
+                    read[value] = check if other else None
+                if read[value] is not None:
+                    return read[value]
     return None
+
+
+def _arithmetic_ending(clause: str, reading: Reading) -> tuple[str, str] | None:
+    """(the text before it, its value) where ``clause`` ends in arithmetic on numbers that words of returning, a
+    noun of the answer or a choice say is the answer ("it equals 2 + 3", "Final: 5 * 1"); None otherwise, and for
+    an expression with more than :data:`_MAX_OPERATIONS` operations or numbers past :data:`_MAX_OPERAND`."""
+    found = _ARITHMETIC_END.search(_TRAILING_MARKS.sub("", clause))
+    if found is None:
+        return None
+    before = clause[:found.start()]
+    region = _last_clause(before[-_VERB_CHARS * 2:])
+    label = _CODE_LABEL.search(before)
+    if not (_says_the_answer(region, reading) or (label and _ANSWER_NOUN[reading.kind].search(label.group("code")))):
+        return None
+    value = _evaluated(found.group().strip())
+    return None if value is None else (before, value)
+
+
+def _says_the_answer(region: str, reading: Reading) -> bool:
+    """Whether the words ``region`` say a value after them is the answer: a verb of returning, a noun of the answer or
+    the reply's own choice ("I'd go with")."""
+    return any(words.search(region) for words in (_SAYS_RETURNED, _ANSWER_NOUN[reading.kind], _SAYS_CHOSEN))
+
+
+def _evaluated(expression: str) -> str | None:
+    """The value of arithmetic on numbers, as Python writes it; None when it is not such arithmetic or too big."""
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    nodes = list(ast.walk(tree.body))
+    allowed = (ast.BinOp, ast.UnaryOp, ast.Constant, *_OPERATIONS, ast.USub, ast.UAdd)
+    if sum(isinstance(node, ast.BinOp) for node in nodes) > _MAX_OPERATIONS or not all(
+            isinstance(node, allowed) for node in nodes):
+        return None
+    if not all(type(node.value) in (int, float) and abs(node.value) <= _MAX_OPERAND
+               for node in nodes if isinstance(node, ast.Constant)):
+        return None
+    try:
+        return repr(eval(compile(tree, "<arithmetic>", "eval"), {"__builtins__": {}}))  # numbers and + - * / % only
+    except ArithmeticError:
+        return None
+
+
+def _said_before_words(clause: str, reading: Reading) -> Iterator[tuple[str, str, bool]]:
+    """(the text before it, the value, whether words after it make it the answer) of each value in ``clause`` that
+    words follow and that the clause says is the answer: after words of returning, a noun of the answer or a choice
+    of the reply's own ("it returns 0 for sure", "the true output is rather 0 than 3", "I'd use f(0) in fact",
+    "Either 3 or 0, I am not sure"), or before words that make it the answer ("0 as my prediction"). A value that
+    an operator follows is an operand ("0 + 1"), and one that a condition about another case follows is that case's
+    ("it returns 0 for an empty list")."""
+    shown, cued = _strings_masked(clause), 0
+    for start in _VALUE_START.finditer(shown):
+        if cued == _SENTENCE_CUTS:
+            return
+        near = clause[max(0, start.start() - _VERB_CHARS * 2):start.start()]
+        region = _last_clause(near)
+        rest = clause[start.start():start.start() + _PROSE_VALUE_CHARS]
+        if not (_says_the_answer(region, reading) or _HEDGED_BEFORE.search(near)
+                or _MADE_THE_ANSWER.match(rest[:_VERB_CHARS * 4])):
+            continue
+        cued += 1
+        before = clause[:start.start()]
+        stated = _prose_value(rest, reading)
+        if stated is None:
+            continue
+        after = rest[stated[1]:]
+        if not _TRAILING_MARKS.sub("", after).strip() or _OPERATOR_AFTER.match(after):
+            continue  # the clause's ending value, read as such; or an operand
+        if _CONDITION_AFTER.match(after) and (_OTHER_CASE_WORDS.search(after) or _another_case(after, reading)):
+            continue
+        yield before, rest[:stated[1]].strip(), _MADE_THE_ANSWER.match(rest[:_VERB_CHARS * 4]) is not None
 
 
 def _clauses(line: str) -> list[str]:
@@ -618,7 +773,8 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
     "the result would be 'ab'"); for output prediction it is a call of f, which names no output, and for input
     prediction the output shown, a value said as an output ("It returns 0."), or one argument after words of a
     conclusion alone ("so 'ab'")."""
-    if _OPERAND_BEFORE.search(before) or _LISTED_BEFORE.search(before):
+    region = _last_clause(before)
+    if _OPERAND_BEFORE.search(before) or (_LISTED_BEFORE.search(before) and not _SAYS_RETURNED.search(region)):
         return True
     if reading.kind == "output" and value.startswith("f("):
         return True
@@ -627,13 +783,16 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
                                                                    or _AN_OUTPUT_AHEAD.search(before[-_VERB_CHARS:])):
         return True
     if reading.kind == "output" and any(reading.returned(call.group(), "None") is None
+                                        and not _CONTRASTED.search(before, 0, call.start())
                                         for call in re.finditer(_CALL, before)):
         return True
-    if _MEASURED_BEFORE.search(before) or (_conditional(before, len(before)) and _another_case(before, reading)):
-        return True
-    region = _last_clause(before)
     subject = _CONNECTIVES.sub("", region)
-    if (_A_STEP.search(before) or _TRACE_STEP.search(before)) and not _ANSWER_NOUN[reading.kind].search(before):
+    if (_MEASURED_BEFORE.search(before) or _PART_LABEL.search(before) or _WORKED_ON_BEFORE.search(before)
+            or _a_state_change(subject, reading)
+            or (_conditional(before, len(before)) and _another_case(before, reading))):
+        return True
+    if ((_A_STEP.search(before) or _TRACE_STEP.search(before)) and not _ANSWER_NOUN[reading.kind].search(before)
+            and not _SECOND_LOOK.search(before)) or _VALUE_SUBJECT.match(subject):
         return True
     label = _CODE_LABEL.search(before)
     if label and not _ANSWER_LABEL.match(label.group("code")) and _a_variable(
@@ -644,6 +803,8 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
         return True
     if reading.kind == "input" and not subject.strip() and region.strip() and not value.startswith("f("):
         return True  # "so 'ab'": maybe one argument of several
+    if _END_OF_RUN.search(before) and _ANSWER_VARIABLE.match(subject):
+        return False
     if not _SAYS_RETURNED.search(region):
         named, code = _NAMED_PART.match(subject), _CODE_SUBJECT.match(subject)
         if named and not _ANSWER_NOUN[reading.kind].search(named.group("words")):
@@ -652,6 +813,13 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
             return True
     copula = _COPULA_END.search(subject)
     return copula is not None and _a_variable(subject[:copula.start()], copula.group("sign") is not None, reading)
+
+
+def _a_state_change(subject: str, reading: Reading) -> bool:
+    """Whether ``subject`` is a variable of a trace and a verb of its changing ("total becomes"), not the answer's."""
+    change = _STATE_CHANGE.match(subject)
+    return change is not None and _a_variable_name(change["name"]) and not (
+        _ANSWER_NOUN[reading.kind].search(change["name"]) or _ANSWER_VARIABLE.match(f"{change['name']} is"))
 
 
 def _literal_key(text: str) -> str | None:
@@ -697,10 +865,14 @@ def _another_case(before: str, reading: Reading) -> bool:
     it more carefully, …", "On closer inspection I would say …", nor "For [3, 1], …" of f([3, 1]): a model taking
     its answer back in words of a condition. For input prediction, whose call is the answer (``arguments`` is
     empty), any value the condition names makes it another case."""
-    if reading.arguments is None or _A_STEP.search(before):
-        return True
-    return any((key := _literal_key(literal)) is not None and key not in reading.arguments
-               for literal in _literals(before))
+    return reading.arguments is None or _A_STEP.search(before) is not None or _another_value(before, reading)
+
+
+def _another_value(before: str, reading: Reading) -> bool:
+    """Whether ``before`` names a literal that is none of the call's arguments (for input prediction, any): the
+    only case that a value said to be the answer ("…, so that's what gets returned") can be of."""
+    return reading.arguments is None or any((key := _literal_key(literal)) is not None and key not in reading.arguments
+                                            for literal in _literals(before))
 
 
 def _an_assignment(text: str) -> bool:
@@ -979,6 +1151,7 @@ def _statements(text: str, reading: Reading,
     found = [(start, end, counted.read(source), opened, source)
              for start, end, content, opened in blocks for source in [_unfenced(content).strip()]]
     found += [(start, end, counted.read(statement), start, statement) for start, end, statement in _asserted(text)]
+    found += [(*shown, None, "") for shown in _repl_shown(text, counted)]
     found += [(*sentence, None, "") for sentence in _sentences(_masked(text, [block[:2] for block in blocks]),
                                                                 counted)]
     found.sort(key=lambda statement: statement[0])
@@ -1007,6 +1180,15 @@ def _statements(text: str, reading: Reading,
     # No answer stated: what a block of the reply refused, else what the reply read whole is.
     refused = [check for _, _, check, _, _ in found if check.status in reading.unstated]
     return refused[0] if refused and completion.status in (EMPTY, UNPARSEABLE) else completion
+
+
+def _repl_shown(text: str, reading: Reading) -> Iterator[tuple[int, int, Check]]:
+    """(start, end, read statement) of every call asked about that a Python prompt shows with what it prints
+    (">>> f([3, 1])" and the line below it), fenced or not."""
+    for shown in _REPL.finditer(text):
+        stated = reading.returned(shown.group(1), shown.group(2).strip())
+        if stated is not None:
+            yield shown.start(), shown.end(), reading.read(stated)
 
 
 def _within(source: str, whole: bool, counted: Reading, reading: Reading) -> tuple[list[Check], list[str]]:
