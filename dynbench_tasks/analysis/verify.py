@@ -442,17 +442,18 @@ def _check_aggregates(claimed: Any, earned: dict[str, list[float]], filter_name:
     return problems
 
 
-def _check_coverage(held: set[int], total: int, limit: Any) -> tuple[str | None, list[str]]:
-    """(VERIFIED or PARTIAL, problems): a run holds every document, or the first ones --limit takes."""
+def _check_coverage(held: set[int], total: int, limit: Any) -> tuple[str | None, list[str], list[int]]:
+    """(VERIFIED or PARTIAL, problems, the documents missing): a run holds every document, or the first ones
+    --limit takes."""
     if held == set(range(total)):
-        return VERIFIED, []
+        return VERIFIED, [], []
     wanted = _limit_documents(limit, total)
     if wanted is not None and held == set(range(wanted)):
-        return PARTIAL, []
+        return PARTIAL, [], []
     missing = sorted(set(range(wanted if wanted is not None else total)) - held)
     where = f"the first {wanted} (lm_eval --limit {shown(limit)})" if wanted is not None else f"all {total}"
     return None, [f"the samples hold {len(held)} of the task's {total} documents, not {where}: "
-                  f"{len(missing)} missing (document {missing[0] if missing else 'order'} first)"]
+                  f"{len(missing)} missing (document {missing[0] if missing else 'order'} first)"], missing
 
 
 def checked_rebuild(run: TaskRun, data_dir: str | None = None, max_timeout: float | None = None
@@ -512,11 +513,9 @@ def checked_documents(run: TaskRun, data_dir: str | None = None, max_timeout: fl
             name = doc.get("id") if isinstance(doc, dict) else None
             checked.differing.append(one_line(name)[:_SHOWN_LIMIT] if isinstance(name, str) else f"sample {position}")
     # A run with samples taken out (those that would count against it) holds fewer documents than it claims
-    limit = section(run_results(run), "config").get("limit")
-    if _check_coverage(seen, len(documents), limit)[0] is None:
-        wanted = _limit_documents(limit, len(documents))
-        checked.differing += [f"{one_line(documents[index]['id'])[:_SHOWN_LIMIT]} (not logged)"
-                              for index in range(len(documents) if wanted is None else wanted) if index not in logged]
+    missing = _check_coverage(seen, len(documents), section(run_results(run), "config").get("limit"))[2]
+    checked.differing += [f"{one_line(documents[index]['id'])[:_SHOWN_LIMIT]} (not logged)"
+                          for index in missing if index not in logged]
     return checked
 
 
@@ -583,7 +582,7 @@ def _check_run(run: TaskRun, provenance: dict, task, verdict: TaskVerdict) -> No
     if verdict.greedy_claimed and verdict.differing_repeats > greedy_tolerance(verdict.documents):
         verdict.greedy = False
     configuration = section(results, "config")
-    outcome, found = _check_coverage(held, total, configuration.get("limit"))
+    outcome, found, _ = _check_coverage(held, total, configuration.get("limit"))
     verdict.problems += found
     counts = section(results, "n-samples").get(run.task)
     if counts is not None and counts != {"original": total, "effective": len(run.samples)}:
