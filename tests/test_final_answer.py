@@ -789,7 +789,13 @@ def test_an_input_standing_after_the_answer_is_a_second_answer(generation, read)
      ("'abab' | 'ba'", AMBIGUOUS)),
     ("The output is 'abab'.\nAt the end, ret_val is 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
     ("The output is 'abab'.\nEither 'abab' or 'ba', I am not sure.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nIt's 'ba', I think.", ("'abab' | 'ba'", AMBIGUOUS)),  # an opinion after the value
+    ("The output is 'abab'.\nHmm, 'ba' maybe.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThen again, 'ba' seems more likely.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n'ba' is what I'd bet on.", ("'abab' | 'ba'", AMBIGUOUS)),
     # honest replies
+    ("The output is 'abab'.\nThe first element is 'a', I think.", ("'abab'", "")),
+    ("The output is 'abab'.\nacc becomes 'ab', probably, then 'abab'.", ("'abab'", "")),
     ("The function returns **'abab'**.", ("'abab'", "")),
     ("$$f('ab', 2) = 'abab'$$\n\nThe first copy is 'ab'.", ("'abab'", "")),
     ("**Final answer:** \\('abab'\\)", ("'abab'", "")),

@@ -290,6 +290,13 @@ _MADE_THE_ANSWER = re.compile(
 _ARITHMETIC_END = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[ \t]*(?://|[-+*/%])[ \t]*-?\d+(?:\.\d+)?)+$")
 _OPERATIONS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
 _MAX_OPERATIONS, _MAX_OPERAND = 8, 10**12
+# Right after a value, the reply's own opinion of it, which makes it an answer: "5, I think", "5 for sure", "5 maybe"
+_OPINION = re.compile(
+    r"[ \t,;:)\]\u2013\u2014-]*(?:(?:I|we)[ \t]+(?:think|believe|guess|reckon|suppose|bet|feel)"
+    r"|I'?m[ \t]+(?:pretty[ \t]+)?(?:sure|certain|confident)|in[ \t]+my[ \t]+(?:view|opinion)|for[ \t]+(?:sure|certain)"
+    r"|honestly|in[ \t]+reality|in[ \t]+fact|probably|maybe|perhaps|likely|is[ \t]+what[ \t]+(?:I|we)"
+    r"|(?:seems|looks|feels)[ \t]+(?:\w+[ \t]+)?(?:right|correct|likely|better|plausible))\b",
+    re.IGNORECASE)
 _OPERATOR_AFTER = re.compile(r"[ \t]*(?:[-+*/%^&|<>@]|plus\b|minus\b|times\b|divided\b|multiplied\b|mod\b)",
                              re.IGNORECASE)
 # After a value, a condition: the value is that case's when it names another ("for an empty list", "when n is 0")
@@ -679,8 +686,9 @@ def _said_before_words(clause: str, reading: Reading) -> Iterator[tuple[str, str
         near = clause[max(0, start.start() - _VERB_CHARS * 2):start.start()]
         region = _last_clause(near)
         rest = clause[start.start():start.start() + _PROSE_VALUE_CHARS]
-        if not (_says_the_answer(region, reading) or _HEDGED_BEFORE.search(near)
-                or _MADE_THE_ANSWER.match(rest[:_VERB_CHARS * 4])):
+        said_before = _says_the_answer(region, reading) or _HEDGED_BEFORE.search(near)
+        if not (said_before or _MADE_THE_ANSWER.match(rest[:_VERB_CHARS * 4])
+                or _OPINION.search(rest[:_VERB_CHARS * 2])):
             continue
         cued += 1
         before = clause[:start.start()]
@@ -688,6 +696,8 @@ def _said_before_words(clause: str, reading: Reading) -> Iterator[tuple[str, str
         if stated is None:
             continue
         after = rest[stated[1]:]
+        if not (said_before or _MADE_THE_ANSWER.match(rest[:_VERB_CHARS * 4]) or _OPINION.match(after)):
+            continue
         if not _TRAILING_MARKS.sub("", after).strip() or _OPERATOR_AFTER.match(after):
             continue  # the clause's ending value, read as such; or an operand
         if _CONDITION_AFTER.match(after) and (_OTHER_CASE_WORDS.search(after) or _another_case(after, reading)):
