@@ -831,12 +831,64 @@ def test_a_second_input_said_with_more_words_is_a_second_answer(generation, read
     assert input_read(generation) == read
 
 
+# Red team 6 (a fresh attack suite): the second value said in yet more ways, and honest replies that were not read.
+@pytest.mark.parametrize("generation, read", [
+    ("The output is 'abab'.\n'ba' is correct.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n'ba' (final)", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n'ba' is returned.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n'ba' == f('ab', 2)", ("'abab' | 'ba'", AMBIGUOUS)),  # the call written after
+    ("The output is 'abab'.\n\u7b54\u6848\u662f'ba'", ("'abab' | 'ba'", AMBIGUOUS)),  # glued to Chinese
+    ("\\boxed{'abab' \\text{ or } 'ba'}", ("'abab' \\text{ or } 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n=> 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n<!-- 'ba' -->", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n[FINAL]'ba'[/FINAL]", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\n'ba' lol", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nProbably 'ba', to be honest.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nThe console shows 'ba'.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nf(s='ab', n=2) = 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),  # maybe the asked call
+    ("The output is 'abab'.\n>>> f(s='ab', n=2)\n'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nf('ab', 2) == 5  # True", ("'abab' | 5", AMBIGUOUS)),
+    ("The output is 'abab'.\nf('ab', 2) = 4+1", ("'abab' | 5", AMBIGUOUS)),
+    ("The output is 'abab'.\nBoth 'abab' and 'ba' seem possible.", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nDouble-checked: 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("The output is 'abab'.\nfinal_answer = 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    ("assert f('ab', 2) == 'abab'  # -> 'ba'", ("'abab' | 'ba'", AMBIGUOUS)),
+    # honest replies
+    ("The output is **'abab'**.", ("'abab'", "")),
+    ("**'abab'**", ("'abab'", "")),
+    ("`'abab'`", ("'abab'", "")),
+    ("It returns 'abab'.", ("'abab'", "")),
+    ("I think the output is 'abab'.", ("'abab'", "")),
+    ("Output \u2192 'abab'", ("'abab'", "")),
+    ("The value returned is 'abab'.", ("'abab'", "")),
+    ("So `f('ab', 2) == 'abab'`.", ("'abab'", "")),
+    ("**Final Answer:** The output is 'abab'.", ("'abab'", "")),
+    ("The output is 'abab', not 'ba'.", ("'abab'", "")),
+    ("The output is 'abab'.\n2 copies in all", ("'abab'", "")),
+    ("The output is 'abab'.\n'ab' twice", ("'abab'", "")),
+    ("The output is 'abab'.\nIt adds 1 and 2 along the way.", ("'abab'", "")),
+    ("The output is 'abab'.\nStep: result = s -> 'ab'", ("'abab'", "")),
+    ("The output is 'abab'.\nThe loop runs over 'a' and 'b'.", ("'abab'", "")),
+])
+def test_a_second_value_said_in_yet_more_ways_is_a_second_answer(generation, read):
+    assert output_read(generation) == read
+
+
+@pytest.mark.parametrize("generation", [
+    "The input is 'ab', 2.\nf('abab', 1) also works.",
+    "The input is 'ab', 2.\nProbably f('abab', 1), to be honest.",
+])
+def test_a_second_input_offered_too_is_a_second_answer(generation):
+    assert input_read(generation) == ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)
+
+
 def test_reading_time_is_linear_in_the_reply():
     """Red team 4: "f()" written 6,627 times after the answer took 1.9-3.5 s to read (a lazy match from each "f(" to
     the line's end); "- " or "**" runs, many seconds (a run of marks matched from each of its places). Every
     reply below, up to the longest read, is read in about 0.2 s of CPU (the bound, 2 s, catches a quadratic read)."""
     longest = 19_900
-    units = ["f()", ", f(", "f(", "- ", "**", "--", " ", "(1. ", "4\n", "x = 4. ", "| 1 | 4 |\n", "\u0664 ", "[1, "]
+    units = ["f()", ", f(", "f(", "- ", "**", "--", " ", "(1. ", "4\n", "x = 4. ", "| 1 | 4 |\n", "\u0664 ", "[1, ",
+             "[ANSWER]", "$$ "]  # red team 6: "[ANSWER]" repeated took 3 s (a line of spaces read from each start)
     for unit in units:
         for head in ("The output is 'abab'.\n", ""):
             generation = head + unit * ((longest - len(head)) // len(unit))

@@ -172,12 +172,15 @@ def test_a_space_no_one_sees_in_a_model_name_shows_escaped(tmp_path):
 
 # GitHub-flavoured Markdown's extended autolinks, as its spec finds them in text: a scheme's "://", "www." and
 # an e-mail address.
-AUTOLINKED = re.compile(r"(?i)\b(?:https?|ftp)://|\bwww\.|[\w.+-]+@[\w-]+\.[\w-]")
+# Red team 6: a mention, an emoji's shortcode (the look of the table's own marks) and GitHub's math.
+AUTOLINKED = re.compile(r"(?i)\b(?:https?|ftp)://|\bwww\.|[\w.+-]+@[\w-]+\.[\w-]|(?<![\w`>])@\w|:\w+:|(?<!\\)\$")
 
 
 def test_a_url_in_a_model_name_is_no_link_in_markdown(tmp_path):
-    """Issue 49: a bare URL in a model name was a link in leaderboard.md as GitHub shows it."""
-    hostile = ["https://evil.example/login", "see www.evil.example", "admin@evil.example", "HTTP://evil.example"]
+    """Issue 49: a bare URL in a model name was a link in leaderboard.md as GitHub shows it; red team 6: so were a
+    mention, and an emoji's shortcode and math showed as something else."""
+    hostile = ["https://evil.example/login", "see www.evil.example", "admin@evil.example", "HTTP://evil.example",
+               "@octocat", ":warning: unverified", "$x^{99}$"]
     assert all(AUTOLINKED.search(name) for name in hostile)  # what the check finds, unescaped
     folders = [named(tmp_path / f"hostile{i}", name, [1, 0, 0, 0]) for i, name in enumerate(hostile)]
     done = leaderboard(*folders, named(tmp_path / "plain", "org/plain-model@v2", [1, 1, 0, 0]), "--out",
@@ -187,7 +190,7 @@ def test_a_url_in_a_model_name_is_no_link_in_markdown(tmp_path):
     assert AUTOLINKED.findall(text) == []
     # the control: every name is in its row, as written once the escapes are read
     rows = [line for line in text.splitlines() if line.startswith("| 1 | ") or line.startswith("| 2 | ")]
-    shown = {re.sub(r"\\(.)|<span>(@)</span>", r"\1\2", row.split(" | ")[1]) for row in rows}
+    shown = {re.sub(r"\\(.)|<span>([@:])</span>", r"\1\2", row.split(" | ")[1]) for row in rows}
     assert shown == {*hostile, "org/plain-model@v2"}, rows
 
 

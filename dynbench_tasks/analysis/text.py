@@ -14,7 +14,7 @@ _LINE_BREAKS = re.compile(r"\r\n|[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Control and bidi characters, and lone surrogates (which no UTF-8 file can hold: a logged answer may carry one)
 _HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
                      r"\ud800-\udfff]")
-_MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]|~])")
+_MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]|~$])")  # "$": GitHub's math
 # What GitHub-flavoured Markdown links by itself (its extended autolinks): a scheme's "://", "www." and an
 # e-mail address (whose "mailto:" and "xmpp:" forms rest on its "@"). A backslash before the ":" or the "."
 # stops the first two; an e-mail address is found in text whatever its escapes, so its "@" is set apart in
@@ -22,6 +22,10 @@ _MARKDOWN_SYNTAX = re.compile(r"([\\`*_\[\]|~])")
 _AUTOLINK_COLON = re.compile(r"(?<=[A-Za-z]):(?=//)")
 _AUTOLINK_WWW = re.compile(r"(?i)(?<=www)\.")
 _AUTOLINK_AT = re.compile(r"(?<=[A-Za-z0-9.+_-])@(?=[\\A-Za-z0-9_-]+\.[A-Za-z0-9_-])")
+# What GitHub shows as something else in text, set apart the same way: a mention ("@octocat") and an emoji's
+# shortcode (":warning:", the look of the table's own marks)
+_MENTION = re.compile(r"(?<![A-Za-z0-9_`])@(?=[A-Za-z0-9])")
+_SHORTCODE = re.compile(r":(?=[A-Za-z0-9_+-]+:)")
 _FORMULA_START = tuple("=+-@")
 
 
@@ -39,11 +43,13 @@ def visible_lines(text: object) -> str:
 
 
 def markdown_cell(text: object) -> str:
-    """Text for a Markdown table cell: one line, HTML as entities, pipes and inline syntax escaped, and
-    nothing GitHub would turn into a link (a URL, ``www.``, an e-mail address)."""
+    """Text for a Markdown table cell: one line, HTML as entities, pipes and inline syntax escaped (math's ``$``
+    too), and nothing GitHub would turn into a link (a URL, ``www.``, an e-mail address, a mention) or an emoji
+    (``:warning:``)."""
     escaped = _MARKDOWN_SYNTAX.sub(r"\\\1", html.escape(one_line(text), quote=False))
     escaped = _AUTOLINK_WWW.sub(r"\\.", _AUTOLINK_COLON.sub(r"\\:", escaped))
-    return _AUTOLINK_AT.sub("<span>@</span>", escaped)
+    escaped = _SHORTCODE.sub("<span>:</span>", escaped)
+    return _MENTION.sub("<span>@</span>", _AUTOLINK_AT.sub("<span>@</span>", escaped))
 
 
 def csv_cell(value: object) -> object:

@@ -66,11 +66,13 @@ _CALL = rf"f\((?:{_ARGUMENT}|\((?:{_ARGUMENT}|\({_ARGUMENT}*\))*\))*\)"
 # Where a sentence that names the answer may start: a line's start (after list markers, quotes and
 # emphasis), a sentence's end, or a clause's after a comma, colon or semicolon ("Wait, no: the answer is
 # W" states W beside the answer it takes back).
-_START = (r"(?:^[ \t>*_#-]*+(?:\d+[.)][ \t]*)?|(?<=[.!?])[ \t]+|(?<=[,;:])[ \t]+)"
-          r"(?:(?:so|thus|therefore|hence)\b,?[ \t]*)?[*_]*")
+_START = (r"(?:^[ \t>*_#-]*+(?:\d+[.)][ \t]*)?|(?<=[.!?])[ \t]+|(?<=[,;:])[ \t]+|(?<=:\*\*)[ \t]+)"
+          r"(?:(?:so|thus|therefore|hence)\b,?[ \t]*)?"
+          r"(?:I[ \t]+(?:think|believe|guess|would[ \t]+say|'d[ \t]+say)(?:[ \t]+that)?[ \t]+)?[*_]*")
 # Words that say a value is the answer's ("the true output", "the final result")
 _ADJECTIVE = r"(?:final|expected|correct|actual|resulting|true|real|right|exact|proper|ultimate|definitive)"
-_OUTPUT_NOUN = (rf"(?:the[ \t]+)?(?:(?:{_ADJECTIVE}[ \t]+){{0,2}}(?:output|answer|return(?:ed)?[ \t]+value)"
+_OUTPUT_NOUN = (rf"(?:the[ \t]+)?(?:(?:{_ADJECTIVE}[ \t]+){{0,2}}(?:output|answer|return(?:ed)?[ \t]+value"
+                r"|value[ \t]+returned)"
                 rf"|(?:{_ADJECTIVE}[ \t]+){{1,2}}result)")
 _INPUT_NOUN = (rf"(?:(?:the|an?|one)[ \t]+)?(?:(?:possible|valid|suitable|{_ADJECTIVE})[ \t]+)?"
                r"(?:input|answer)")
@@ -78,11 +80,11 @@ _OF_THE_CALL = (r"(?:[ \t]+(?:of|for)[ \t]+(?:the[ \t]+)?(?:function(?:[ \t]+cal
                 rf"input|`?{_CALL}`?))?")
 _VERB = (r"[ \t]+(?:is|will[ \t]+be|would[ \t]+be|should[ \t]+be|must[ \t]+be)"
          r"(?:[ \t]+(?:therefore|thus|then|simply|just|clearly|indeed))?[ \t]*:?")
-_LABEL = r"[ \t]*:"
+_LABEL = r"[ \t]*(?::|\u2192|->|=>)"
 _NAMED = {
-    "output": re.compile(rf"{_START}{_OUTPUT_NOUN}(?:{_OF_THE_CALL}{_VERB}|[*_]*{_LABEL})[*_]*[ \t]*",
+    "output": re.compile(rf"{_START}{_OUTPUT_NOUN}(?:{_OF_THE_CALL}{_VERB}[*_]*[ \t]*|[*_]*{_LABEL}[*_]*)",
                          re.IGNORECASE | re.MULTILINE),
-    "input": re.compile(rf"{_START}{_INPUT_NOUN}(?:{_OF_THE_CALL}{_VERB}|[*_]*{_LABEL})[*_]*[ \t]*",
+    "input": re.compile(rf"{_START}{_INPUT_NOUN}(?:{_OF_THE_CALL}{_VERB}[*_]*[ \t]*|[*_]*{_LABEL}[*_]*)",
                         re.IGNORECASE | re.MULTILINE),
 }
 # "f(x) returns X", "`f(x)` evaluates to X", "so f(x) is X" in a sentence
@@ -91,10 +93,12 @@ _RETURNS = re.compile(
     r"evaluates[ \t]+to|gives|outputs|is)[ \t]*:?[*_]*[ \t]*", re.IGNORECASE | re.MULTILINE)
 # "The function returns X.", "So f returns X.", where X is the whole rest of the sentence (:func:`_sentences`)
 _FUNCTION_RETURNS = re.compile(
-    rf"{_START}(?:(?:the[ \t]+)?(?:function|call|code|program)(?:[ \t]+`?f`?)?|`?f`?)[ \t]+(?:returns"
+    rf"{_START}(?:(?:(?:the[ \t]+)?(?:function|call|code|program)(?:[ \t]+`?f`?)?|`?f`?|it)[ \t]+|(?<![^\n]))(?:returns"
     r"|will[ \t]+return|would[ \t]+return|evaluates[ \t]+to|outputs)[ \t]*:?[ \t]*", re.IGNORECASE | re.MULTILINE)
 # A line that is the call asked about, a sign and its value, LaTeX's delimiters aside: "$$f([3, 1]) = 4$$"
-_CALL_LINE = re.compile(rf"^[ \t>*_-]*(?:\$\$?|\\\[|\\\()?[ \t]*`?(?P<call>{_CALL})`?[ \t]*(?:==?|\u2192|->|=>)[ \t]*",
+_COMMENT = re.compile(r"[ \t]+#[^\n]*$")
+_CALL_LINE = re.compile(rf"^[ \t>*_-]*+(?i:(?:so|thus|therefore|hence),?[ \t]+)?(?:(?:\$\$?|\\\[|\\\()[ \t]*+)?"
+                        rf"`?(?P<call>{_CALL})`?[ \t]*(?:==?|\u2192|->|=>)[ \t]*",
                         re.MULTILINE)
 # Verbs of a function's returning a value
 _RETURNING = (r"(?:returns?|returned|(?:gives?|gave)(?:[ \t]+back)?|(?:hands?|handed)[ \t]+back|yields?|produces?"
@@ -162,6 +166,7 @@ _SAID_ASIDE = re.compile(r"(?:,|(?<![ \t]))[ \t]++(?:(?:in|at)[ \t]+the[ \t]+end
 _REJECTED = re.compile(r",[ \t]*(?:(?:and|but)[ \t]+)?not[ \t]", re.IGNORECASE)
 # LaTeX's \boxed{X}, as reasoning models end with it: X runs to the line's last closing brace
 _BOXED = re.compile(r"\\boxed\{([^\n]*)\}")
+_LATEX_OR = re.compile(r"\\text\{[^}]*\bor\b|\\(?:lor|vee)\b")
 _SENTENCE_END = re.compile(r"[.!?;](?=[ \t]+[A-Z(\[]|[ \t]*$)")
 _WORD_END = re.compile(r"[,;:]?[ \t]+")
 # Words that take back or replace what was said before them. Those that also open honest remarks count
@@ -197,7 +202,8 @@ _MIXED_SCRIPTS = re.compile(r"(?<![^\W\d_])(?=[^\W\d_]*[A-Za-z])(?=[^\W\d_]*[\u0
 # Where a value may start in prose: a number, a string, a bracket, a constant or a call of f (not a
 # quote inside a word: "it's"), with the signs written right before it ("-(3)" is not (3)); a sign after a
 # space is a list's bullet ("- 'ab'")
-_VALUE_START = re.compile(r"(?<![\w'\"\\+~-])[-+~]*+(?:\.?\d|[bBrRuU]?['\"]|[\[{(]|(?:True|False|None)\b|f\()")
+_VALUE_START = re.compile(r"(?<![0-9A-Za-z_\u00c0-\u024f\u0370-\u04ff'\"\\+~-])"  # CJK glued on ("\u662f5") is no name
+                          r"[-+~]*+(?:\.?\d|[bBrRuU]?['\"]|[\[{(]|(?:True|False|None)\b|f\()")
 _MAX_CORRECTION_VALUES = 64  # places a value may start after a correction; past them the reply is ambiguous
 _PROSE_VALUE_CHARS = 1_000  # of the line from such a place, read for its value (a longer value: its items are read)
 # Markdown emphasis around a value ("**0**", "*0*."): stars that open a word or close one, never an operator
@@ -227,12 +233,12 @@ _SPELLED = re.compile(
 # Where a clause ends for a value that stands as its whole rest (:func:`_standing`): a sentence's stop, an
 # HTML-like tag, LaTeX's dollar; and what may follow the value in its clause: marks, emoji, letters of scripts
 # other than Latin, Greek and Cyrillic ("0\u3067\u3059"), not words the reader reads
-_CLAUSE_BOUNDARY = re.compile(r"[.!?](?=\s|$)|</?[A-Za-z][\w-]{0,20}>|\$+")
+_CLAUSE_BOUNDARY = re.compile(r"[.!?](?=\s|$)|</?[A-Za-z][\w-]{0,20}>|\[/?[A-Za-z][\w-]{0,20}\]|\$+")
 _TRAILING_MARKS = re.compile(r"[^0-9A-Za-z\u00c0-\u024f\u0370-\u04ff'\"\])}]+$")
 _LIST_MARK = re.compile(r"^[ \t>]*(?:\d{1,3}[.)]|[-*+])[ \t]+(?=\S)")
 _TABLE_RULE = re.compile(r"^\|?[ \t:|-]*$")
 # Before a value: an operator that makes it one operand ("2 * 3"; " - " between spaces is a dash)
-_OPERAND_BEFORE = re.compile(r"(?:[+*/%^&|<>@~]|(?<=\S)-)[ \t]*$")
+_OPERAND_BEFORE = re.compile(r"(?<=[\w'\")\]}])(?:[ \t]*(?:[+*/%^&|<>@]|\*\*|//)|-)[ \t]*$")
 # Where the words that may name what the value is the value of start: after a comma, semicolon, colon, opening
 # bracket or dash; then words that join clauses, set aside
 _CLAUSE_OPENER = re.compile(r"[,;:\u2013\u2014\u2192]|(?<=[ \t])-[ \t]|[-=]>")
@@ -276,13 +282,18 @@ _VALUE_SUBJECT = re.compile(r"[ \t]*(?:-?\d+(?:\.\d+)?|'[^'\n]*'|\"[^\"\n]*\")[ 
 _SAYS_CHOSEN = re.compile(r"\b(?:I|we)(?:'d|'ll|[ \t]+(?:would|will|now))?[ \t]+(?:\w+[ \t]+)?(?:say|get|got|use"
                           r"|pick|choose|go[ \t]+with|believe|think|predict|answer|settle[ \t]+on)\b"
                           r"|\bgo(?:ing)?[ \t]+with\b", re.IGNORECASE)
+# Right before a value, the reply's own guess ("Probably 0"); what a run of the program shows ("the console shows 0")
+_GUESSED_BEFORE = re.compile(r"\b(?:probably|maybe|perhaps|likely|possibly|definitely|surely|honestly)[ \t,]*$",
+                             re.IGNORECASE)
+_RUN_SHOWS = re.compile(r"\b(?:console|terminal|interpreter|machine|screen|repl|python|shell|run)[ \t]+(?:says|shows"
+                        r"|displays|prints|outputs|gives)\b", re.IGNORECASE)
 # A value offered beside another: "either 3 or 0", "3 (or possibly 0)"
 _HEDGED_BEFORE = re.compile(r"\b(?:or|either)[ \t]+(?:(?:possibly|maybe|perhaps|rather|else|even)[ \t]+)?$",
                             re.IGNORECASE)
 # After a value, words that make it the answer: "0 as my prediction", "0 is my final answer"
 _MADE_THE_ANSWER = re.compile(
     r"^[^\n]*?[ \t,]+(?:(?:as|is|was|would[ \t]+be|will[ \t]+be)[ \t]+(?:my|the|our)[ \t]+(?:\w+[ \t]+)?(?:answer"
-    r"|prediction|pick|guess|output|result|choice)\b"
+    r"|prediction|pick|guess|output|result|choice|reply|submission)\b"
     r"|(?:so|and|which)[ \t]+(?:that's|that[ \t]+is|this[ \t]+is|it's|is)[ \t]+what[ \t]+(?:\w+[ \t]+){0,2}"
     r"(?:gets?[ \t]+returned|is[ \t]+returned|returns|comes[ \t]+out|is[ \t]+printed))",
     re.IGNORECASE)
@@ -292,17 +303,38 @@ _OPERATIONS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
 _MAX_OPERATIONS, _MAX_OPERAND = 8, 10**12
 # Right after a value, the reply's own opinion of it, which makes it an answer: "5, I think", "5 for sure", "5 maybe"
 _OPINION = re.compile(
-    r"[ \t,;:)\]\u2013\u2014-]*(?:(?:I|we)[ \t]+(?:think|believe|guess|reckon|suppose|bet|feel)"
+    r"[ \t,;:)\]\u2013\u2014-]*(?:(?:I|we)[ \t]+(?:think|believe|guess|reckon|suppose|bet|feel|know)"
+    r"|(?:(?:also|just)[ \t]+)?(?:works?|fits?|would[ \t]+(?:also[ \t]+)?do|could[ \t]+(?:also[ \t]+)?work"
+    r"|is[ \t]+(?:also[ \t]+)?(?:fine|valid|ok|okay|possible))|also|too|as[ \t]+well|that'?s[ \t]+(?:final|it)"
+    r"|is[ \t]+what|is[ \t]+(?:f'?s|its)[ \t]+(?:value|output|result|answer)|<=?[ \t]*(?:output|answer|result)"
     r"|I'?m[ \t]+(?:pretty[ \t]+)?(?:sure|certain|confident)|in[ \t]+my[ \t]+(?:view|opinion)|for[ \t]+(?:sure|certain)"
     r"|honestly|in[ \t]+reality|in[ \t]+fact|probably|maybe|perhaps|likely|is[ \t]+what[ \t]+(?:I|we)"
-    r"|(?:seems|looks|feels)[ \t]+(?:\w+[ \t]+)?(?:right|correct|likely|better|plausible))\b",
+    r"|(?:seems|looks|feels)[ \t]+(?:\w+[ \t]+)?(?:right|correct|likely|better|plausible)"
+    rf"|is[ \t]+(?:the[ \t]+)?(?:{_ADJECTIVE}[ \t]+)?(?:correct|right|final|it|one|value|answer"
+    r"|output|result)"
+    r"|(?:is|gets|was|will[ \t]+be)[ \t]+(?:returned|printed|produced|output)|comes[ \t]+out"
+    r"|[(\[]?(?:final|answer)[)\]]?"
+    r"|=[ \t]*(?:output|answer|result)|(?:<-+|\u2190)[ \t]*this|wins|gets[ \t]+my[ \t]+vote|imo|of[ \t]+course)\b",
     re.IGNORECASE)
+_LEADING_MARKS = re.compile(r"[ \t>=/#<!~*_`-]*")
+_FEW_WORDS = 3
+_PART_WORDS = re.compile(r"\b(?:times|once|twice|thrice|elements?|items?|characters?|chars?|letters?|digits?|words?"
+                         r"|more|less|fewer|left|remaining|total|each|apiece|so[ \t]+far|then|first|last|next|copies"
+                         r"|occurrences?|entries|keys?|values?|pairs?|rows?|columns?|spaces?|bits?|bytes?|lines?|nodes?"
+                         r"|calls?|min(?:imum)?|max(?:imum)?|smallest|largest|sum|length|count|index)\b", re.IGNORECASE)
+_JOINED_END = re.compile(r"[ \t]*,?[ \t]*\b(?:and|or|vs\.?|versus)[ \t]*(?:(?:possibly|maybe|perhaps|even)[ \t]+)?$",
+                         re.IGNORECASE)
+_ARROW_END = re.compile(r"(?:->|=>|\u2192)[ \t]*$")
+_SIGN_BEFORE_CALL = re.compile(r"[ \t]*(?:==?|\bis|\bequals)[ \t]*`?$", re.IGNORECASE)
 _OPERATOR_AFTER = re.compile(r"[ \t]*(?:[-+*/%^&|<>@]|plus\b|minus\b|times\b|divided\b|multiplied\b|mod\b)",
                              re.IGNORECASE)
 # After a value, a condition: the value is that case's when it names another ("for an empty list", "when n is 0")
 _CONDITION_AFTER = re.compile(r"[ \t,]*(?:(?:only|just)[ \t]+)?(?:if|when|whenever|unless|for|with|in[ \t]+case|given"
                               r"|once|after|on)\b",
                               re.IGNORECASE)
+# Words of a condition that make it another case than the call asked about: "If the list is empty, ..."
+_CASE_WORDS = re.compile(r"\b(?:empty|other|another|different|negative|odd|even|larger|smaller|longer|shorter)\b",
+                         re.IGNORECASE)
 _OTHER_CASE_WORDS = re.compile(r"\b(?:empty|other|another|different|negative|positive|larger|smaller|longer|shorter"
                                r"|odd|even|any|every|each|nothing|none|missing|absent|zero)\b", re.IGNORECASE)
 # A label of a part of the computation, not of the answer: "Length of the list:", "Elements:", "Second value:"
@@ -333,13 +365,16 @@ _INITIAL_STATE = re.compile(r"\b(?:start(?:s|ed|ing)?|begin(?:s|ning)?|began|ini
 # A trace's step, which the value is the state after: "Iteration 1: 3", "after the first iteration: 3"
 _TRACE_STEP = re.compile(r"\b(?:iterations?|steps?|rounds?|loops?|intermediate)\b", re.IGNORECASE)
 # A label of code before a value: "x[0]: 3", "s.count('a'): 2"; not a REPL's output, "Out[1]: 3"
-_CODE_LABEL = re.compile(r"(?P<code>[^\s:`]+)`?[ \t]*:[ \t]*$")
+_CODE_LABEL = re.compile(r"(?:^|[,;(\u2013\u2014])[ \t>*_#-]*`?(?P<code>[^\s:`]+)`?[ \t]*:[ \t]*$")
+_PROSE_WORDS = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")  # "Double-checked", no subtraction
 _ANSWER_LABEL = re.compile(r"[`*_#-]*(?:out|in|output|result|answer|ans)\b", re.IGNORECASE)
 # Words that may name the answer itself: a value said of them is the answer's
 _ANSWER_NOUN = {kind: re.compile(rf"\b(?:{nouns}|{_ADJECTIVE}|answer|result|value|guess|pick|tally|verdict"
                                  r"|conclusion|solution|reply|prediction|predicted|choice)s?\b", re.IGNORECASE)
                 for kind, nouns in (("output", r"output|outcome|return(?:ed)?"),
                                     ("input", r"input|argument|args|parameter|call"))}
+# A variable named as the answer: its value is the answer's ("final_answer = 0")
+_ANSWER_NAME = re.compile(r"(?:^|_)(?:answer|ans|output|final|prediction|predicted)(?:_|$)", re.IGNORECASE)
 # Names that are no variable of a trace: the function, pronouns, one-letter words. A variable named "result" is one
 # (CRUXEval's programs name theirs so): "result = 'ab'" is a step, and only the reply's last value concludes
 # (:func:`_concluded`)
@@ -455,6 +490,9 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join([*pieces, text[position:]])
 
 
+_EMPHASIS_CLOSED = re.compile(r"([^*_\n]+?)(?<=\S)[*_]{1,2}(?=[\s.,;:!?)]|$)")
+
+
 def _value_texts(rest: str) -> Iterator[tuple[str, int]]:
     """What a sentence's value may be, from the text after its naming words, each with where it ends in
     ``rest``: a value in backticks or emphasis; else the text up to each place a sentence ends (a full
@@ -469,6 +507,8 @@ def _value_texts(rest: str) -> Iterator[tuple[str, int]]:
             if closing > 0:
                 yield rest[len(mark):closing].strip(), lead + closing + len(closing_mark)
                 return
+    if closed := _EMPHASIS_CLOSED.match(rest):  # "The output is **4**.": the opening stars went with the words
+        yield closed.group(1), lead + closed.end(1)
     for end in list(_SENTENCE_END.finditer(rest))[:_SENTENCE_CUTS]:
         if rest[end.start()] == "?":  # "The output is 3? No, 4.": a question states no answer
             continue
@@ -487,7 +527,9 @@ def _sentences(text: str, reading: Reading) -> Iterator[tuple[int, int, Check]]:
         if stated := _first_stated(rest, reading, reading.named):
             yield named.start(), start + stated[1], stated[0]
     for boxed in _BOXED.finditer(text):
-        if stated := _first_stated(boxed.group(1), reading, reading.named):
+        if _LATEX_OR.search(boxed.group(1)):  # "\\boxed{4 \\text{ or } 5}": two answers offered
+            yield boxed.start(), boxed.end(), Check(boxed.group(1)[:_SHOWN_CHARS], AMBIGUOUS)
+        elif stated := _first_stated(boxed.group(1), reading, reading.named):
             yield boxed.start(), boxed.end(), stated[0]
     for returns in _RETURNS.finditer(text):
         start, rest = _value_line(text, returns.end())
@@ -496,7 +538,7 @@ def _sentences(text: str, reading: Reading) -> Iterator[tuple[int, int, Check]]:
     # what the function returns is the answer only of output prediction; for input prediction it is the output shown
     for said in [*(_FUNCTION_RETURNS.finditer(text) if reading.kind == "output" else ()), *_CALL_LINE.finditer(text)]:
         rest = _MATH_END.sub("", text[said.end():said.end() + _PROSE_VALUE_CHARS].split("\n", 1)[0])
-        value = _whole_sentence_value(_prose_spelled(rest))
+        value = _whole_sentence_value(_prose_spelled(_COMMENT.sub("", rest))) or _evaluated(rest.strip())
         stated = value and (reading.returned(said["call"], value) if said.re is _CALL_LINE else reading.named(value))
         if stated and not _conditional(text, said.start()):
             yield said.start(), said.end() + len(rest), reading.read(stated)
@@ -515,10 +557,19 @@ def _value_line(text: str, position: int) -> tuple[int, str]:
     return start, rest
 
 
+def _in_digits(value: str) -> str:
+    """A value a sentence spells in words as Python spells it ("four", "an empty list"); any other as it is."""
+    words = re.sub(r"^(?:(?:an?|the)[ \t]+)?", "", value.strip().rstrip(".!").lower())
+    if words.startswith("empty ") and words[6:] in _EMPTY_VALUES:
+        return _EMPTY_VALUES[words[6:]]
+    return _WORD_VALUES.get(words, value)
+
+
 def _first_stated(rest: str, reading: Reading, statement: Callable[[str], str | None]) -> tuple[Check, int] | None:
     """The first value a sentence's ``rest`` may end at that states an answer, and where it ends in
     ``rest``; a value joined by ``or`` or ``and`` ("3 or 4") hedges between answers and is ambiguous."""
     for value, end in _value_texts(rest):
+        value = _in_digits(value[:rejected.start()] if (rejected := _REJECTED.search(value)) else value)
         text = statement(value) if value and not _a_word(value) else None
         check = reading.read(text) if text else None
         if check is not None and _states(check, reading.unstated):
@@ -596,7 +647,8 @@ def _standing(tail: str, answer: Check, reading: Reading) -> Check | None:
         if prompted:  # what a Python prompt's call of f prints: another call's output, or the asked one's (read apart)
             prompted = False
             continue
-        prompted = _REPL_CALL.match(line) is not None
+        prompted = (repl := _REPL_CALL.match(line)) is not None and (
+            reading.kind == "input" or _another_call(repl.group(1), reading))
         line = _LIST_MARK.sub("", line)  # "1. 0" is the value 0 in a numbered list
         row = line.strip()
         if not row.startswith("|"):
@@ -616,8 +668,11 @@ def _standing(tail: str, answer: Check, reading: Reading) -> Check | None:
             ending = _ending_value(clause)
             if ending and _OPERAND_BEFORE.search(ending[0]):
                 ending = _arithmetic_ending(clause, reading)
-            for before, value, made in [*([(*ending, False)] if ending else []), *_said_before_words(clause, reading)]:
-                if _another_value(before, reading) if made else _not_an_answer(before, value, reading):
+            reversed_call = _said_of_the_call(ending, reading)
+            for before, value, made in [*([(*ending, False)] if ending else []), *reversed_call,
+                                        *_value_led(clause, reading), *_said_before_words(clause, reading)]:
+                if not _beside_the_answer(before, answer, reading) and (
+                        _another_value(before, reading) if made else _not_an_answer(before, value, reading)):
                     continue
                 if value not in read:
                     if len(read) == _MAX_CORRECTION_VALUES:
@@ -628,6 +683,45 @@ def _standing(tail: str, answer: Check, reading: Reading) -> Check | None:
                 if read[value] is not None:
                     return read[value]
     return None
+
+
+def _value_led(clause: str, reading: Reading) -> list[tuple[str, str, bool]]:
+    """A clause that opens with a value and says a few words of it, none of a part or a step ("5 lol", "5 (this one)",
+    "> 5 pops out"): [(the marks before it, the value, False)]; else nothing."""
+    lead = _LEADING_MARKS.match(clause).end()
+    if not _VALUE_START.match(clause, lead):
+        return []
+    rest = clause[lead:lead + _PROSE_VALUE_CHARS]
+    stated = _prose_value(rest, reading)
+    if stated is None:
+        return []
+    after = rest[stated[1]:]
+    words = re.findall(r"[^\W\d_]+", after)
+    if (not words or len(words) > _FEW_WORDS or re.search(r"[\d'\"\[{]", after) or _OPERATOR_AFTER.match(after)
+            or _PART_WORDS.search(after) or _A_STEP.search(after) or _TRACE_STEP.search(after)):
+        return []
+    return [(clause[:lead], rest[:stated[1]].strip(), False)]
+
+
+def _beside_the_answer(before: str, answer: Check, reading: Reading) -> bool:
+    """Whether ``before`` ends in the answer and a word that sets another value beside it ("4 and 5", "between 4
+    or 5", "4 vs 5"): the value after it is offered as an answer too."""
+    joined = _JOINED_END.search(before)
+    offered = _ending_value(before[:joined.start()]) if joined else None
+    if offered is None:
+        return False
+    check = reading.read(reading.named(offered[1]))
+    return _states(check, reading.unstated) and reading.same(answer, check)
+
+
+def _said_of_the_call(ending: tuple[str, str] | None, reading: Reading) -> list[tuple[str, str, bool]]:
+    """Where a clause ends in the call asked about after a value and a sign ("5 == f([3, 1])", "5 is f([3, 1])"):
+    (the text before the value, the value, True), the value said to be the call's; else nothing."""
+    if ending is None or reading.kind != "output" or reading.returned(ending[1], "None") is None:
+        return []
+    sign = _SIGN_BEFORE_CALL.search(ending[0])
+    said = _ending_value(ending[0][:sign.start()]) if sign else None
+    return [(*said, True)] if said else []
 
 
 def _arithmetic_ending(clause: str, reading: Reading) -> tuple[str, str] | None:
@@ -649,7 +743,8 @@ def _arithmetic_ending(clause: str, reading: Reading) -> tuple[str, str] | None:
 def _says_the_answer(region: str, reading: Reading) -> bool:
     """Whether the words ``region`` say a value after them is the answer: a verb of returning, a noun of the answer or
     the reply's own choice ("I'd go with")."""
-    return any(words.search(region) for words in (_SAYS_RETURNED, _ANSWER_NOUN[reading.kind], _SAYS_CHOSEN))
+    return any(words.search(region) for words in (_SAYS_RETURNED, _ANSWER_NOUN[reading.kind], _SAYS_CHOSEN,
+                                                  _RUN_SHOWS)) or _GUESSED_BEFORE.search(region) is not None
 
 
 def _evaluated(expression: str) -> str | None:
@@ -679,14 +774,16 @@ def _said_before_words(clause: str, reading: Reading) -> Iterator[tuple[str, str
     "Either 3 or 0, I am not sure"), or before words that make it the answer ("0 as my prediction"). A value that
     an operator follows is an operand ("0 + 1"), and one that a condition about another case follows is that case's
     ("it returns 0 for an empty list")."""
-    shown, cued = _strings_masked(clause), 0
+    shown, cued, covered = _strings_masked(clause), 0, 0
     for start in _VALUE_START.finditer(shown):
         if cued == _SENTENCE_CUTS:
             return
+        if start.start() < covered:
+            continue  # inside a value read already ("'ab', 2" is no 2)
         near = clause[max(0, start.start() - _VERB_CHARS * 2):start.start()]
         region = _last_clause(near)
         rest = clause[start.start():start.start() + _PROSE_VALUE_CHARS]
-        said_before = _says_the_answer(region, reading) or _HEDGED_BEFORE.search(near)
+        said_before = _says_the_answer(region, reading) or _HEDGED_BEFORE.search(near) or _JOINED_END.search(near)
         if not (said_before or _MADE_THE_ANSWER.match(rest[:_VERB_CHARS * 4])
                 or _OPINION.search(rest[:_VERB_CHARS * 2])):
             continue
@@ -695,10 +792,11 @@ def _said_before_words(clause: str, reading: Reading) -> Iterator[tuple[str, str
         stated = _prose_value(rest, reading)
         if stated is None:
             continue
+        covered = start.start() + stated[1]
         after = rest[stated[1]:]
         if not (said_before or _MADE_THE_ANSWER.match(rest[:_VERB_CHARS * 4]) or _OPINION.match(after)):
             continue
-        if not _TRAILING_MARKS.sub("", after).strip() or _OPERATOR_AFTER.match(after):
+        if not _TRAILING_MARKS.sub("", after).strip() or (_OPERATOR_AFTER.match(after) and not _OPINION.match(after)):
             continue  # the clause's ending value, read as such; or an operand
         if _CONDITION_AFTER.match(after) and (_OTHER_CASE_WORDS.search(after) or _another_case(after, reading)):
             continue
@@ -792,11 +890,13 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
                                                                    or "f(" in before
                                                                    or _AN_OUTPUT_AHEAD.search(before[-_VERB_CHARS:])):
         return True
-    if reading.kind == "output" and any(reading.returned(call.group(), "None") is None
+    if reading.kind == "output" and any(_another_call(call.group(), reading)
                                         and not _CONTRASTED.search(before, 0, call.start())
                                         for call in re.finditer(_CALL, before)):
         return True
     subject = _CONNECTIVES.sub("", region)
+    if (arrow := _ARROW_END.search(before)) and _a_variable(_last_clause(before[:arrow.start()]), True, reading):
+        return True  # a step's new state: "result += s -> 'ab'"
     if (_MEASURED_BEFORE.search(before) or _PART_LABEL.search(before) or _WORKED_ON_BEFORE.search(before)
             or _a_state_change(subject, reading)
             or (_conditional(before, len(before)) and _another_case(before, reading))):
@@ -805,8 +905,8 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
             and not _SECOND_LOOK.search(before)) or _VALUE_SUBJECT.match(subject):
         return True
     label = _CODE_LABEL.search(before)
-    if label and not _ANSWER_LABEL.match(label.group("code")) and _a_variable(
-            label.group("code").lstrip("`*_-# "), False, reading):
+    if label and not _ANSWER_LABEL.match(label.group("code")) and not _PROSE_WORDS.fullmatch(label.group("code")) and (
+            _a_variable(label.group("code").lstrip("`*_-# "), False, reading)):
         return True
     if (_HYPOTHETICAL.search(region) and (_COUNTERFACTUAL.search(region) or _another_case(before, reading))) or (
             _INITIAL_STATE.search(region) and not _ANSWER_NOUN[reading.kind].search(region)):
@@ -815,7 +915,7 @@ def _not_an_answer(before: str, value: str, reading: Reading) -> bool:
         return True  # "so 'ab'": maybe one argument of several
     if _END_OF_RUN.search(before) and _ANSWER_VARIABLE.match(subject):
         return False
-    if not _SAYS_RETURNED.search(region):
+    if not (_SAYS_RETURNED.search(region) or _RUN_SHOWS.search(region)):
         named, code = _NAMED_PART.match(subject), _CODE_SUBJECT.match(subject)
         if named and not _ANSWER_NOUN[reading.kind].search(named.group("words")):
             return True
@@ -875,7 +975,8 @@ def _another_case(before: str, reading: Reading) -> bool:
     it more carefully, …", "On closer inspection I would say …", nor "For [3, 1], …" of f([3, 1]): a model taking
     its answer back in words of a condition. For input prediction, whose call is the answer (``arguments`` is
     empty), any value the condition names makes it another case."""
-    return reading.arguments is None or _A_STEP.search(before) is not None or _another_value(before, reading)
+    return (reading.arguments is None or _A_STEP.search(before) is not None or _CASE_WORDS.search(before) is not None
+            or _another_value(before, reading))
 
 
 def _another_value(before: str, reading: Reading) -> bool:
@@ -929,12 +1030,23 @@ def _a_variable(text: str, assigned: bool, reading: Reading) -> bool:
         return False
     if isinstance(node, ast.Name):
         name = node.id
-        return _a_variable_name(name) and (assigned or len(name) == 1 or "_" in name
+        return _a_variable_name(name) and not _ANSWER_NAME.search(name) and (assigned or len(name) == 1 or "_" in name
                                                       or any(char.isdigit() for char in name))
     calls = [call for call in ast.walk(node) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
              and call.func.id == "f"]
-    return not (calls and reading.kind == "output" and any(
-        reading.returned(ast.get_source_segment(text.strip(), call) or "", "None") is not None for call in calls))
+    return not (calls and reading.kind == "output" and not all(
+        _another_call(ast.get_source_segment(text.strip(), call) or "", reading) for call in calls))
+
+
+def _another_call(call: str, reading: Reading) -> bool:
+    """Whether ``call`` is a call of f other than the one asked about, as far as the reader can tell: one with
+    arguments by keyword or unpacked ("f(x=[3, 1])", "f(*[[3, 1]])") may be the asked one, spelt otherwise."""
+    try:
+        node = ast.parse(call.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return (isinstance(node, ast.Call) and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
+            and reading.returned(call, "None") is None)
 
 
 def _restated(tail: str, answer: Check, reading: Reading) -> Check | None:
@@ -1149,6 +1261,9 @@ def final_answer(reply: str, reading: Reading, max_chars: int) -> Check:
     return Check(shown[:_SHOWN_CHARS], AMBIGUOUS)
 
 
+_WRAPPED = re.compile(r"(\*\*|__|`+)([^*_`\n]+)\1")
+
+
 def _statements(text: str, reading: Reading,
                 counted: Reading) -> tuple[list[tuple[int, int, Check]], list[str]] | Check:
     """(start, end, read statement) of every statement of an answer in ``text``, in order, the reply read
@@ -1178,7 +1293,8 @@ def _statements(text: str, reading: Reading,
             asides += taken_back
     first_start = statements[0][0] if statements else len(text)
     opening = text[:first_start].strip() if statements else _untagged(text)
-    completion = reading.read(_unfenced(opening)) if opening else Check("", EMPTY)
+    wrapped = _WRAPPED.fullmatch(opening)  # "**4**", "`4`": a whole reply in emphasis or backticks
+    completion = reading.read(wrapped.group(2) if wrapped else _unfenced(opening)) if opening else Check("", EMPTY)
     if statements and _states(completion, reading.unstated):
         return [(0, first_start, completion), *statements], asides
     if statements:
