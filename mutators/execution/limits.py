@@ -136,9 +136,10 @@ DEFAULT_LIMITS = {
 }
 
 # A run's wall-clock limit, where its CPU time is what limits it: only a process that sleeps, or a machine
-# so busy that it gets less than a tenth of a core, reaches it (a quarter of one core is 4 s of wall
-# time per CPU second).
-WALL_PER_CPU_SECOND = 10
+# so busy that it gets less than a fortieth of a core, reaches it. A build confined to a quarter of one core
+# shares it among its sandbox processes, each of which may then get a tenth or less: at ten times, such a
+# build of all Avatar had two runs stopped there (which decided no document otherwise, but could have).
+WALL_PER_CPU_SECOND = 40
 
 
 def wall_seconds(cpu_seconds: float) -> float:
