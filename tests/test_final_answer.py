@@ -869,6 +869,7 @@ def test_a_second_input_said_with_more_words_is_a_second_answer(generation, read
     ("The output is 'abab'.\nIt adds 1 and 2 along the way.", ("'abab'", "")),
     ("The output is 'abab'.\nStep: result = s -> 'ab'", ("'abab'", "")),
     ("The output is 'abab'.\nThe loop runs over 'a' and 'b'.", ("'abab'", "")),
+    ("The output is 'abab'.\nInitially acc is '', as the result starts empty.", ("'abab'", "")),
 ])
 def test_a_second_value_said_in_yet_more_ways_is_a_second_answer(generation, read):
     assert output_read(generation) == read

@@ -290,10 +290,11 @@ _RUN_SHOWS = re.compile(r"\b(?:console|terminal|interpreter|machine|screen|repl|
 # A value offered beside another: "either 3 or 0", "3 (or possibly 0)"
 _HEDGED_BEFORE = re.compile(r"\b(?:or|either)[ \t]+(?:(?:possibly|maybe|perhaps|rather|else|even)[ \t]+)?$",
                             re.IGNORECASE)
-# After a value, words that make it the answer: "0 as my prediction", "0 is my final answer"
+# Right after a value (a few characters on at most), words that make it the answer: "0 as my prediction", "0 is my
+# final answer", "0, so that's what gets returned"
 _MADE_THE_ANSWER = re.compile(
-    r"^[^\n]*?[ \t,]+(?:(?:as|is|was|would[ \t]+be|will[ \t]+be)[ \t]+(?:my|the|our)[ \t]+(?:\w+[ \t]+)?(?:answer"
-    r"|prediction|pick|guess|output|result|choice|reply|submission)\b"
+    r"^[^\n]{0,24}?[ \t,]+(?:(?:as|is|was|would[ \t]+be|will[ \t]+be)[ \t]+(?:my|the|our)[ \t]+(?:\w+[ \t]+)?(?:answer"
+    r"|prediction|pick|guess|output|result|choice|reply|submission)\b(?=[ \t]*(?:[.!?,;:)]|$))"
     r"|(?:so|and|which)[ \t]+(?:that's|that[ \t]+is|this[ \t]+is|it's|is)[ \t]+what[ \t]+(?:\w+[ \t]+){0,2}"
     r"(?:gets?[ \t]+returned|is[ \t]+returned|returns|comes[ \t]+out|is[ \t]+printed))",
     re.IGNORECASE)
@@ -308,7 +309,7 @@ _OPINION = re.compile(
     r"|is[ \t]+(?:also[ \t]+)?(?:fine|valid|ok|okay|possible))|also|too|as[ \t]+well|that'?s[ \t]+(?:final|it)"
     r"|is[ \t]+what|is[ \t]+(?:f'?s|its)[ \t]+(?:value|output|result|answer)|<=?[ \t]*(?:output|answer|result)"
     r"|I'?m[ \t]+(?:pretty[ \t]+)?(?:sure|certain|confident)|in[ \t]+my[ \t]+(?:view|opinion)|for[ \t]+(?:sure|certain)"
-    r"|honestly|in[ \t]+reality|in[ \t]+fact|probably|maybe|perhaps|likely|is[ \t]+what[ \t]+(?:I|we)"
+    r"|honestly|in[ \t]+reality|in[ \t]+fact|probably|maybe|perhaps|likely"
     r"|(?:seems|looks|feels)[ \t]+(?:\w+[ \t]+)?(?:right|correct|likely|better|plausible)"
     rf"|is[ \t]+(?:the[ \t]+)?(?:{_ADJECTIVE}[ \t]+)?(?:correct|right|final|it|one|value|answer"
     r"|output|result)"
