@@ -5,6 +5,9 @@ when their outputs are equal, which is what lets runs made before a change still
     python scripts/documents_digests.py --seeds 0 1 > after.json
     PYTHONPATH=/path/to/old/tree python scripts/documents_digests.py --seeds 0 1 > before.json
     cmp before.json after.json
+
+With ``--documents DIR`` it also writes each task's documents at each seed (``DIR/TASK.seedN.jsonl``, one
+document a line, in order), so that two builds whose digests differ can be compared document by document.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     parser.add_argument("--tasks", help="comma-separated task names (default: every task but the custom ones)")
+    parser.add_argument("--documents", metavar="DIR", help="also write every task's documents at each seed here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="dynbench-digests-") as cache:
         os.environ["HF_DATASETS_CACHE"] = cache  # before datasets is imported: nothing is served from a cache
@@ -39,6 +43,11 @@ def main() -> None:
             for name in names:
                 task = tasks[name]
                 digests[name][str(seed)] = task.documents_digest(task.test_docs())
+                if args.documents:
+                    os.makedirs(args.documents, exist_ok=True)
+                    with open(os.path.join(args.documents, f"{name}.seed{seed}.jsonl"), "w") as written:
+                        written.writelines(json.dumps(doc, sort_keys=True, default=str) + "\n"
+                                           for doc in task.test_docs())
             print(f"seed {seed}: {len(names)} tasks in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     json.dump(digests, sys.stdout, indent=1, sort_keys=True)
     print()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dynbench_tasks.lmeval import task_manager
 from mutators import ProgramKind, mutate
 from mutators.equivalence import CheckSettings, check_equivalence
 from mutators.execution.plain import decode
@@ -176,3 +177,17 @@ def test_documents_are_the_same_idle_and_under_cpu_load(tmp_path):
     assert all(len(digest) == 64 for seeds in digests["idle"].values() for digest in seeds.values())
     assert digests["busy"] == digests["idle"] and digests["quarter"] == digests["idle"], report
     assert report["same"]
+
+
+def test_the_digest_script_writes_the_documents_it_digests(tmp_path):
+    """Two builds whose digests differ are compared document by document: ``--documents`` writes the documents
+    the printed digest is of, in order (the task's own digest of the written ones is the printed one)."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "documents_digests.py"
+    done = subprocess.run([sys.executable, str(script), "--tasks", "cruxeval_orig", "--seeds", "0", "--documents",
+                           str(tmp_path / "docs")], capture_output=True, text=True, check=True, timeout=600)
+    printed = json.loads(done.stdout)["cruxeval_orig"]["0"]
+    written = [json.loads(line) for line in (tmp_path / "docs" / "cruxeval_orig.seed0.jsonl").read_text().splitlines()]
+    task = task_manager({"seed": 0}).load(["cruxeval_orig"])["tasks"]["cruxeval_orig"]
+    assert len(written) == len(list(task.test_docs())) == 800
+    assert task.documents_digest(written) == printed
+    assert task.documents_digest(written[::-1]) != printed
