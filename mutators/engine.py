@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 
 import libcst as cst
 
+from mutators import thread_safe_ast
 from mutators.base import StepContext
 from mutators.chain import ANSWER_CHANGING, Chain, parse_chain
 from mutators.programs import MUTATED, REJECTED, UNCHANGED, UNPARSEABLE, ProgramKind
@@ -80,7 +81,7 @@ def _interface(kind: ProgramKind, entry_point: str | None, call: ast.Call | None
 
 def _parse_call(entry_point: str, arguments: str) -> ast.Call:
     try:
-        call = ast.parse(f"{entry_point}({arguments})", mode="eval").body
+        call = thread_safe_ast.parse(f"{entry_point}({arguments})", mode="eval").body
     except SyntaxError as error:
         raise _InputError(f"benchmark input does not parse as call arguments: {error.msg}") from None
     if not isinstance(call, ast.Call):

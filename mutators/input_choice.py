@@ -5,14 +5,13 @@ than ``InputRules.steps`` fails, the same on every machine; its time limit only 
 
 from __future__ import annotations
 
-import ast
 import difflib
 import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mutators import batched_calls, runaway
+from mutators import batched_calls, runaway, thread_safe_ast
 from mutators.engine import MutationResult, rename_keywords
 from mutators.execution.limits import COUNTED_SLOWER, wall_seconds
 from mutators.execution.plain import PlainDataError, decode
@@ -245,7 +244,7 @@ def _value(outcome: dict):
 def reads_back(value, text: str) -> bool:
     """Whether ``text`` (the ``repr`` of ``value``) is a literal that reads back equal and of the same type."""
     try:
-        literal = ast.literal_eval(text)
+        literal = thread_safe_ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False
     return type(literal) is type(value) and literal == value
@@ -254,7 +253,7 @@ def reads_back(value, text: str) -> bool:
 def same_literal(first: str, second: str) -> bool:
     """Whether two literals spell equal values of the same type."""
     try:
-        a, b = ast.literal_eval(first), ast.literal_eval(second)
+        a, b = thread_safe_ast.literal_eval(first), thread_safe_ast.literal_eval(second)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return first == second
     return type(a) is type(b) and a == b
@@ -445,7 +444,7 @@ def choose_new_inputs(items: Sequence[tuple[str, MutationResult, CallTests, str]
         if key in _chosen or key in searches:
             continue
         try:
-            original_output = ast.literal_eval(output)
+            original_output = thread_safe_ast.literal_eval(output)
         except (ValueError, SyntaxError):
             original_output = object()  # equal to no output
         searches[key] = _Search(code, tests, original_output, output, [])

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import ast
 
-from mutators import batched_calls
+from mutators import batched_calls, thread_safe_ast
 from mutators.execution.limits import preloaded, shares_a_process, wall_seconds
 
 
 def statements(code: str) -> set[int]:
     """The line each statement of ``code`` starts on."""
-    return {node.lineno for node in ast.walk(ast.parse(code)) if isinstance(node, ast.stmt)}
+    return {node.lineno for node in ast.walk(thread_safe_ast.parse(code)) if isinstance(node, ast.stmt)}
 
 
 def calls_task(source: str, expressions: list[str], seconds: float, steps: int | None) -> dict:

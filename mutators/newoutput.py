@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from mutators import thread_safe_ast
 from mutators.base import Operator, StepContext
 
 
@@ -134,7 +135,7 @@ def _literal_edit(token: tokenize.TokenInfo, rng: random.Random) -> str | None:
     if token.type == tokenize.NAME:
         return _SWAPPED_NAMES.get(token.string)
     try:
-        value = ast.literal_eval(token.string)
+        value = thread_safe_ast.literal_eval(token.string)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None  # f-strings and the like
     if token.type == tokenize.NUMBER and type(value) is int:
@@ -147,7 +148,7 @@ def _literal_edit(token: tokenize.TokenInfo, rng: random.Random) -> str | None:
 def _docstring_tokens(code: str) -> set[tuple[int, int]]:
     """Start positions of docstrings: editing one changes no answer, so it would waste a candidate."""
     try:
-        tree = ast.parse(code)
+        tree = thread_safe_ast.parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return set()
     found = set()

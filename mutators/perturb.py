@@ -15,16 +15,19 @@ import random
 import string
 from typing import Any
 
+from mutators import thread_safe_ast
+
 _CHARACTERS = string.ascii_letters + string.digits + " .,-_!?#"
 
 
 def parse_arguments(arguments: str) -> tuple[list[Any], dict[str, Any]] | None:
     """Positional and keyword values of a call's argument text, or None if not all literals."""
     try:
-        call = ast.parse(f"f({arguments})", mode="eval").body
+        call = thread_safe_ast.parse(f"f({arguments})", mode="eval").body
         if any(isinstance(arg, ast.Starred) for arg in call.args) or any(k.arg is None for k in call.keywords):
             return None
-        return [ast.literal_eval(arg) for arg in call.args], {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        values = thread_safe_ast.literal_eval
+        return [values(arg) for arg in call.args], {k.arg: values(k.value) for k in call.keywords}
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
         return None
 

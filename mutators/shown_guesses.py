@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import itertools
 
+from mutators import thread_safe_ast
 from mutators.perturb import parse_arguments
 
 _SIZED = (str, bytes, list, tuple, dict, set, frozenset)
@@ -22,14 +23,14 @@ _JOINED = (int, float, str, bytes, list, tuple)  # types whose ``a + b`` a model
 def program_literals(code: str) -> list[object]:
     """Every literal the program spells: constants, signed numbers, literal lists, tuples, sets, dicts."""
     try:
-        tree = ast.parse(code)
+        tree = thread_safe_ast.parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
     found = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.Constant, ast.UnaryOp, ast.List, ast.Tuple, ast.Set, ast.Dict)):
             try:
-                found.append(ast.literal_eval(node))
+                found.append(thread_safe_ast.literal_eval(node))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
     return found

@@ -23,6 +23,7 @@ import ast
 import random
 import re
 
+from mutators import thread_safe_ast
 from mutators.newoutput import Edit, line_starts
 
 MIN_LINES = 5  # one added line is at most 20% of the program
@@ -125,7 +126,7 @@ def _moved_bounds(tree: ast.Module, offsets: _Offsets, rng: random.Random) -> li
 def structural_edits(code: str, seed: int) -> list[Edit]:
     """Every structural candidate of ``code``, in the seed's order (all kinds shuffled together)."""
     try:
-        tree = ast.parse(code)
+        tree = thread_safe_ast.parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
     rng = random.Random(f"{seed}\x00structural\x00{code}")
@@ -145,7 +146,7 @@ def statement_of(code: str, line: int) -> tuple[int, int] | None:
     """The lines of the innermost statement that holds ``line`` (of a compound statement, its header
     only), or None where no statement does."""
     try:
-        tree = ast.parse(code)
+        tree = thread_safe_ast.parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     best = None

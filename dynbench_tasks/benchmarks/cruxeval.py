@@ -34,6 +34,7 @@ from dynbench_tasks.benchmarks.final_answer import AMBIGUOUS, EMPTY, UNPARSEABLE
 from dynbench_tasks.benchmarks.new_answers import literal_problem
 from dynbench_tasks.scoring import FINAL_ANSWER_RULES, JUDGING_RULES, recitation_metric_list
 from dynbench_tasks.settings import CHAT_PROMPT, COT_PROMPT, HARNESS_PROMPT, PAPER_PROMPT
+from mutators import thread_safe_ast
 from mutators.programs import CallTests, ProgramKind
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ def shown_call(shown_input: str) -> str | None:
     """``f(<shown input>)`` as a parsed tree without positions (so spaces and redundant parentheses
     do not count); None when the input does not parse."""
     try:
-        return ast.dump(ast.parse(f"f({shown_input})", mode="eval").body)
+        return ast.dump(thread_safe_ast.parse(f"f({shown_input})", mode="eval").body)
     except PARSE_FAILURES:
         return None
 
@@ -171,7 +172,7 @@ def first_statement(candidate: str) -> tuple[ast.Module, ast.expr | None] | None
     """The parsed candidate and what its first statement states (an assert's test or a bare
     expression; None for any other statement); None when it is not Python or is empty."""
     try:
-        tree = ast.parse(candidate)
+        tree = thread_safe_ast.parse(candidate)
     except PARSE_FAILURES:
         return None
     if not tree.body:
@@ -211,7 +212,7 @@ def _operands(answer: str) -> tuple[list[str], list[str]] | str | None:
     not an ``or`` that would pass any assertion). (expressions, links); a status when the answer
     cannot count (it calls ``f``, or computes instead of stating a value); None if it is no expression."""
     try:
-        whole = ast.parse(f"({answer})", mode="eval")
+        whole = thread_safe_ast.parse(f"({answer})", mode="eval")
     except PARSE_FAILURES:
         return None
     if calls_f(whole):
@@ -220,7 +221,7 @@ def _operands(answer: str) -> tuple[list[str], list[str]] | str | None:
         return "not_a_value"
     source = f"{_CALL} == {answer}"
     try:
-        chain = ast.parse(source, mode="eval").body
+        chain = thread_safe_ast.parse(source, mode="eval").body
     except PARSE_FAILURES:
         chain = None
     if isinstance(chain, ast.Compare) and isinstance(chain.left, ast.Name) and chain.left.id == _CALL:
@@ -280,11 +281,11 @@ def _stated_value(expression: str) -> Any:
     """An answer's expression as a value where it is a literal, else as a parsed tree: what two
     statements of one answer share whatever their spelling."""
     try:
-        return ("value", ast.literal_eval(expression))
+        return ("value", thread_safe_ast.literal_eval(expression))
     except (*PARSE_FAILURES, TypeError):
         pass
     try:
-        return ("tree", ast.dump(ast.parse(expression, mode="eval")))
+        return ("tree", ast.dump(thread_safe_ast.parse(expression, mode="eval")))
     except PARSE_FAILURES:
         return ("text", expression)
 
@@ -305,7 +306,7 @@ def _returned_value(shown_input: str, call: str, value: str) -> str | None:
     """The value of a sentence ``f(…) returns X`` when ``f(…)`` is the shown call; None for a sentence
     about another call (working through a recursion, say)."""
     try:
-        said = ast.dump(ast.parse(call, mode="eval").body)
+        said = ast.dump(thread_safe_ast.parse(call, mode="eval").body)
     except PARSE_FAILURES:
         return None
     return value if said == shown_call(shown_input) else None
@@ -320,7 +321,7 @@ def output_reading(shown_input: str) -> Reading:
 def _argument_keys(shown_input: str) -> frozenset[str] | None:
     """The shown call's arguments as ``ast.dump`` gives them (spacing aside); None when it does not parse."""
     try:
-        call = ast.parse(f"f({shown_input})", mode="eval").body
+        call = thread_safe_ast.parse(f"f({shown_input})", mode="eval").body
     except PARSE_FAILURES:
         return None
     if not isinstance(call, ast.Call):
@@ -360,8 +361,10 @@ def score_generations(generations: list[list[str]], outputs: list[str], inputs: 
             except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
                 row.append(Check("", UNPARSEABLE))
         checks.append(row)
-    read = [{name: ast.literal_eval(text) for name, text in row.items()} for row in others] if others else None
-    return score_checks(checks, [ast.literal_eval(output) for output in outputs], timeout, label, read)
+    read = None
+    if others:
+        read = [{name: thread_safe_ast.literal_eval(text) for name, text in row.items()} for row in others]
+    return score_checks(checks, [thread_safe_ast.literal_eval(output) for output in outputs], timeout, label, read)
 
 
 def recited_answers(doc: dict) -> dict[str, str]:

@@ -36,6 +36,7 @@ from dynbench_tasks.benchmarks.cruxeval import (
 from dynbench_tasks.benchmarks.execution import Check, score_checks
 from dynbench_tasks.benchmarks.final_answer import AMBIGUOUS, EMPTY, UNPARSEABLE, Reading, final_answer
 from dynbench_tasks.scoring import FINAL_ANSWER_RULES, JUDGING_RULES, recitation_metric_list
+from mutators import thread_safe_ast
 
 if TYPE_CHECKING:
     from dynbench_tasks.settings import TaskSettings
@@ -69,7 +70,7 @@ def chat_prompt(doc: dict) -> str:
 def program_names(code: str) -> frozenset[str]:
     """Names the program binds at module level (an input may refer to them), ``f`` aside."""
     try:
-        tree = ast.parse(code)
+        tree = thread_safe_ast.parse(code)
     except PARSE_FAILURES:
         return frozenset()
     names = set()
@@ -105,7 +106,7 @@ def own_arguments(reference_input: str) -> frozenset[str]:
     """The arguments of ``f(<reference input>)`` as the benchmark spells them, as parsed trees without
     positions."""
     try:
-        call = ast.parse(f"f({reference_input})", mode="eval").body
+        call = thread_safe_ast.parse(f"f({reference_input})", mode="eval").body
     except PARSE_FAILURES:
         return frozenset()
     return frozenset(ast.dump(argument) for argument in _arguments(call)) if isinstance(call, ast.Call) else frozenset()
@@ -113,7 +114,7 @@ def own_arguments(reference_input: str) -> frozenset[str]:
 
 def _is_literal(node: ast.expr) -> bool:
     try:
-        ast.literal_eval(node)
+        thread_safe_ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
         return False
     return True
@@ -173,7 +174,7 @@ def _named_call(value: str) -> str:
     if value.lstrip().startswith("assert"):
         return value
     try:
-        node = ast.parse(value.strip(), mode="eval").body
+        node = thread_safe_ast.parse(value.strip(), mode="eval").body
     except PARSE_FAILURES:
         return f"f({value})"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "f":
@@ -187,7 +188,8 @@ def _returned_call(shown_output: str | None, call: str, value: str) -> str | Non
     if shown_output is None:
         return None
     try:
-        said, shown = (ast.dump(ast.parse(text.strip(), mode="eval").body) for text in (value, shown_output))
+        said, shown = (ast.dump(thread_safe_ast.parse(text.strip(), mode="eval").body)
+                       for text in (value, shown_output))
     except PARSE_FAILURES:
         return None
     return call if said == shown else None
@@ -197,11 +199,11 @@ def _call_key(answer: str) -> Any:
     """A call's arguments as values where they are literals, else as parsed trees, keywords by name."""
     def stated(node: ast.expr) -> Any:
         try:
-            return ("value", ast.literal_eval(node))
+            return ("value", thread_safe_ast.literal_eval(node))
         except (*PARSE_FAILURES, TypeError):
             return ("tree", ast.dump(node))
 
-    call = ast.parse(answer, mode="eval").body
+    call = thread_safe_ast.parse(answer, mode="eval").body
     return ([stated(a) for a in call.args],
             sorted(((k.arg or "**"), stated(k.value)) for k in call.keywords))
 
@@ -248,7 +250,7 @@ def _argument_values(call: ast.Call) -> tuple | None:
 
     def spelled(node: ast.expr) -> str:
         try:
-            return repr(ast.literal_eval(node))
+            return repr(thread_safe_ast.literal_eval(node))
         except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
             return ast.dump(node)
 
@@ -257,7 +259,7 @@ def _argument_values(call: ast.Call) -> tuple | None:
 
 def _call_values(text: str) -> tuple | None:
     try:
-        call = ast.parse(text, mode="eval").body
+        call = thread_safe_ast.parse(text, mode="eval").body
     except PARSE_FAILURES:
         return None
     return _argument_values(call) if isinstance(call, ast.Call) else None
@@ -293,7 +295,7 @@ def score_inputs(generations: list[list[str]], docs: list[dict], prompt: str, ti
             except Exception:  # noqa: BLE001 - an answer no reader foresaw is a failed sample, not a crash
                 row.append(Check("", UNPARSEABLE))
         checks.append(row)
-    scored = score_checks(checks, [ast.literal_eval(doc["output"]) for doc in docs], timeout, label)
+    scored = score_checks(checks, [thread_safe_ast.literal_eval(doc["output"]) for doc in docs], timeout, label)
     stale = [stale_input(doc) for doc in docs]
     return [row if published is None else [_flag_stale(sample, check, published) for sample, check in
                                            zip(row, row_checks, strict=True)]

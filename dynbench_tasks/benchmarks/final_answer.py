@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
 from dynbench_tasks.benchmarks.execution import Check
+from mutators import thread_safe_ast
 
 AMBIGUOUS = "ambiguous"
 EMPTY, UNPARSEABLE = "empty", "unparseable"
@@ -751,7 +752,7 @@ def _says_the_answer(region: str, reading: Reading) -> bool:
 def _evaluated(expression: str) -> str | None:
     """The value of arithmetic on numbers, as Python writes it; None when it is not such arithmetic or too big."""
     try:
-        tree = ast.parse(expression, mode="eval")
+        tree = thread_safe_ast.parse(expression, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     nodes = list(ast.walk(tree.body))
@@ -936,7 +937,7 @@ def _a_state_change(subject: str, reading: Reading) -> bool:
 def _literal_key(text: str) -> str | None:
     """A Python literal's value as a key that spelling does not change (``[3,1]`` and ``[3, 1]``); None if not one."""
     try:
-        return ast.dump(ast.parse(text.strip(), mode="eval").body)
+        return ast.dump(thread_safe_ast.parse(text.strip(), mode="eval").body)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
@@ -990,7 +991,7 @@ def _another_value(before: str, reading: Reading) -> bool:
 def _an_assignment(text: str) -> bool:
     """Whether ``text`` is one assignment of Python to variables other than the answer's ("total += 1")."""
     try:
-        (statement,) = ast.parse(text.strip()).body
+        (statement,) = thread_safe_ast.parse(text.strip()).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     targets = statement.targets if isinstance(statement, ast.Assign) else (
@@ -1024,7 +1025,7 @@ def _a_variable(text: str, assigned: bool, reading: Reading) -> bool:
     "s[0]", "1 + 2", "'ab' * 2") or a variable's name that looks like code ("x", "n", "new_text", any name before
     "=" or "==", "result" too), not a pronoun nor f."""
     try:
-        node = ast.parse(text.strip(), mode="eval").body
+        node = thread_safe_ast.parse(text.strip(), mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _an_assignment(text)
     if isinstance(node, ast.Constant):
@@ -1043,7 +1044,7 @@ def _another_call(call: str, reading: Reading) -> bool:
     """Whether ``call`` is a call of f other than the one asked about, as far as the reader can tell: one with
     arguments by keyword or unpacked ("f(x=[3, 1])", "f(*[[3, 1]])") may be the asked one, spelt otherwise."""
     try:
-        node = ast.parse(call.strip(), mode="eval").body
+        node = thread_safe_ast.parse(call.strip(), mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return (isinstance(node, ast.Call) and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
@@ -1191,12 +1192,12 @@ def _prose_value(rest: str, reading: Reading) -> tuple[Check, int] | None:
 def _literal(text: str) -> bool:
     """Whether ``text`` is a Python literal, or a call of ``f`` with literal arguments."""
     try:
-        node = ast.parse(text.strip(), mode="eval").body
+        node = thread_safe_ast.parse(text.strip(), mode="eval").body
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "f":
             for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
-                ast.literal_eval(argument)
+                thread_safe_ast.literal_eval(argument)
         else:
-            ast.literal_eval(node)
+            thread_safe_ast.literal_eval(node)
     except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
         return False
     return True
@@ -1204,7 +1205,7 @@ def _literal(text: str) -> bool:
 
 def _hedged(value: str) -> bool:
     try:
-        return isinstance(ast.parse(value.strip(), mode="eval").body, ast.BoolOp)
+        return isinstance(thread_safe_ast.parse(value.strip(), mode="eval").body, ast.BoolOp)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
 

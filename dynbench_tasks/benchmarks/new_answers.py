@@ -7,13 +7,13 @@ text: ``i:5``, ``d:0.5``, ``b:true``, ``c:97``, ``s:text``, ``a:[…]``), typed 
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from mutators import thread_safe_ast
 from mutators.programs import CallTests, StdinTests
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def _guessable(arguments: str, published: str, answers: list[str]) -> float | No
     from mutators.input_choice import guess_likeness
 
     try:
-        value = ast.literal_eval(answers[0])
+        value = thread_safe_ast.literal_eval(answers[0])
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         value = object()  # equal to no argument
     return guess_likeness(arguments, value, answers[0], published)

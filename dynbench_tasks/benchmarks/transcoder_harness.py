@@ -23,6 +23,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mutators import thread_safe_ast
+
 if TYPE_CHECKING:
     from dynbench_tasks.judge import java_source as js
     from dynbench_tasks.judge.pool import JavaJob, JobResult
@@ -34,7 +36,7 @@ VALUE, TOLERANCE, IN_PLACE = "value", "tolerance", "in_place"
 def entry_point(code: str) -> str | None:
     """The function a TransCoder program defines last: the one its harness calls."""
     try:
-        names = [node.name for node in ast.parse(code).body if isinstance(node, ast.FunctionDef)]
+        names = [node.name for node in thread_safe_ast.parse(code).body if isinstance(node, ast.FunctionDef)]
     except SyntaxError:
         return None
     return names[-1] if names else None
@@ -43,7 +45,7 @@ def entry_point(code: str) -> str | None:
 def harness_imports(python_harness: str | None) -> str:
     """The import statements of the Python harness: the program runs after them there."""
     try:
-        module = ast.parse(python_harness or "")
+        module = thread_safe_ast.parse(python_harness or "")
     except SyntaxError:
         return ""
     return "\n".join(ast.unparse(node) for node in module.body if isinstance(node, (ast.Import, ast.ImportFrom)))
@@ -67,7 +69,7 @@ def usual_imports(code: str) -> str:
     import builtins
 
     try:
-        tree = ast.parse(code)
+        tree = thread_safe_ast.parse(code)
     except SyntaxError:
         return ""
     bound = set(dir(builtins))
@@ -91,13 +93,13 @@ def harness_parameters(python_harness: str | None) -> list[str]:
     if not python_harness:
         return []
     try:
-        module = ast.parse(python_harness)
+        module = thread_safe_ast.parse(python_harness)
     except SyntaxError:
         return []
     for node in ast.walk(module):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "param" for t in node.targets):
             try:
-                sets = ast.literal_eval(node.value)
+                sets = thread_safe_ast.literal_eval(node.value)
             except ValueError:
                 return []
             return [render_arguments(list(params), {}) for params in sets]
@@ -141,7 +143,7 @@ def _python_literal(expression: str) -> str | None:
         position += 1
     text = "".join(spelled)
     try:
-        ast.literal_eval(text)
+        thread_safe_ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None
     return text

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from dynbench_tasks.benchmarks import BENCHMARKS, Program, load_benchmark
 from dynbench_tasks.cli.arguments import add_data_dir, output_file, positive_int
 from dynbench_tasks.errors import DataError, UsageError
+from mutators import thread_safe_ast
 from mutators.guarded import DEFAULT_MAX_BYTES, DEFAULT_SECONDS
 from mutators.programs import MUTATED, NO_PROGRAM, STATUSES, UNTRUSTED_STATUSES, CallTests, ProgramKind, StdinTests
 
@@ -253,7 +254,7 @@ _PARSE_FAILURES = (SyntaxError, ValueError, TypeError, RecursionError, MemoryErr
 def _is_argument_list(function: str, text: str) -> bool:
     """Whether ``function(<text>)`` is one call of ``function`` (``1), (2`` would make it two things)."""
     try:
-        call = ast.parse(f"{function}({text})", mode="eval").body
+        call = thread_safe_ast.parse(f"{function}({text})", mode="eval").body
     except _PARSE_FAILURES:
         return False
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == function
@@ -261,7 +262,7 @@ def _is_argument_list(function: str, text: str) -> bool:
 
 def _is_literal(text: str) -> bool:
     try:
-        ast.literal_eval(text)
+        thread_safe_ast.literal_eval(text)
     except _PARSE_FAILURES:
         return False
     return True

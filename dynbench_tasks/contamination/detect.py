@@ -122,12 +122,11 @@ def _paired(problem: str, flags: list[dict], answered: tuple[str, ...]) -> Unit:
 def _guessable(doc: dict) -> bool:
     """Whether the document's published output is one a model writes without working anything out:
     trivial, or a guess from the shown text (what keeps a problem from having a decoy)."""
-    import ast
-
+    from mutators import thread_safe_ast
     from mutators.input_choice import trivial
     from mutators.shown_guesses import guessed_from_shown
 
-    published = ast.literal_eval(doc["original_output"])
+    published = thread_safe_ast.literal_eval(doc["original_output"])
     return trivial(published) or guessed_from_shown(doc["code"], doc["input"], published)
 
 

@@ -9,6 +9,8 @@ import ast
 import functools
 import importlib
 
+from mutators import thread_safe_ast
+
 # nobody:nogroup; sandboxed processes take it when started as root.
 UNPRIVILEGED_ID = 65534
 
@@ -34,7 +36,7 @@ PRELOADABLE = frozenset({"numpy", "scipy", "networkx", "fractions", "decimal", "
 def preloaded(source: str) -> tuple[str, ...]:
     """The modules ``source`` imports (``import a.b`` names ``a.b``) that are :data:`PRELOADABLE`."""
     try:
-        tree = ast.parse(source)
+        tree = thread_safe_ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
     names = set()
@@ -103,7 +105,7 @@ def shares_a_process(source: str) -> bool:
     from ``sys`` only its streams and limits (which the worker sets afresh for every run), changes nothing an
     import bound (:func:`_changes_an_import`) and names none of ``_SHARING_HAZARDS`` but ``open(0)``."""
     try:
-        tree = ast.parse(source)
+        tree = thread_safe_ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     modules, bound = _imported(tree)
