@@ -107,10 +107,28 @@ def test_every_spelling_of_exit_is_redirected_and_nothing_else():
             "class A { void f() { out.print(1); exit(7); } }",
     }
     for before, after in redirected.items():
-        assert js.redirect_exits(before) == after, before
+        assert js.judge_rewrites(before) == after, before
     for untouched in ('String s = "System.exit(0)"; // System.exit(0)', "my.System.exit(0);",
                       "Runtime.getRuntime().gc();", "class A { void exit(int c) {} void f() { exit(1); } }"):
-        assert js.redirect_exits(untouched) == untouched
+        assert js.judge_rewrites(untouched) == untouched
+
+
+def test_the_fast_output_idiom_writes_to_the_tests_stdout():
+    """The JVM's fd 1 goes to /dev/null (the runner replies elsewhere): ``new FileOutputStream(FileDescriptor.out)``
+    becomes a FileOutputStream that writes where System.out does (red team 6's honest misjudge)."""
+    redirected = {
+        "new PrintWriter(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out)));":
+            "new PrintWriter(new BufferedOutputStream(new dynbench.Stdout()));",
+        "FileOutputStream o = new java.io.FileOutputStream( java.io.FileDescriptor . out );":
+            "FileOutputStream o = new dynbench.Stdout();",
+        "new FileOutputStream(/* fd 1 */ FileDescriptor.out)": "new dynbench.Stdout()",
+    }
+    for before, after in redirected.items():
+        assert js.judge_rewrites(before) == after, before
+    for untouched in ('String s = "new FileOutputStream(FileDescriptor.out)";', "new FileOutputStream(FileDescriptor.err)",
+                      "new FileOutputStream(my.FileDescriptor.out)", "FileDescriptor d = FileDescriptor.out;",
+                      "new FileOutputStream(FileDescriptor.out, true)", "x.new FileOutputStream(FileDescriptor.out)"):
+        assert js.judge_rewrites(untouched) == untouched, untouched
 
 
 def test_a_source_is_read_as_javac_reads_it_unicode_escapes_first():
@@ -125,14 +143,14 @@ def test_a_source_is_read_as_javac_reads_it_unicode_escapes_first():
         "char c = '\\u0022'; System.exit(4);": "char c = '\\u0022'; dynbench.Exit.exit(4);",
     }
     for before, after in exit_as_code.items():
-        assert js.redirect_exits(before) == after, before
+        assert js.judge_rewrites(before) == after, before
     in_text = ['String p = "\\u0022 + " System.exit(0) ";',  # J20: "" + " System.exit(0) "
                'String p = "\\uuuu0022 + " System.exit(0) ";',
                'String p = "\\\\u0022 System.exit(0) ";',  # an escaped backslash, then u0022: no escape
                "/* *\\u002f String p = \" System.exit(0) \";",
                'String p = "\\u005c" System.exit(0) \\u005c"";']  # javac's own reading after \\u005c is unsure
     for untouched in in_text:
-        assert js.redirect_exits(untouched) == untouched, untouched
+        assert js.judge_rewrites(untouched) == untouched, untouched
     tokens = js.tokenize("int \\u0061b = 1;")
     assert [(t.text, t.start, t.end) for t in tokens[:2]] == [("int", 0, 3), ("ab", 4, 11)]
     with pytest.raises(js.EscapedBackslash):
@@ -145,7 +163,7 @@ def test_a_text_block_ends_at_its_first_unescaped_delimiter():
     """Red team 5 (JV32): the scanner ended a text block at an escaped delimiter, \\\"\"\", so the exit rewrite
     edited text inside the string, which a program could read to tell it was judged."""
     source = 'class A { String t = """\n  q\\""" System.exit(0); \\"""\n  """; void g() { System.exit(1); } }'
-    assert js.redirect_exits(source) == source.replace("System.exit(1)", "dynbench.Exit.exit(1)")
+    assert js.judge_rewrites(source) == source.replace("System.exit(1)", "dynbench.Exit.exit(1)")
     assert [t.kind for t in js.tokenize('String s = """\n a""""; int x;') if t.kind == "textblock"] == ["textblock"]
 
 

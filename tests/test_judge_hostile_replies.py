@@ -56,7 +56,7 @@ def test_many_rewrites_cost_one_pass():
     """Every ``System.exit`` of a long reply redirected, each once (a copy of the source per rewrite was
     quadratic)."""
     exits = "System.exit(0);" * 20_000
-    redirected = js.redirect_exits(f"class A {{ void f() {{ {exits} }} }}")
+    redirected = js.judge_rewrites(f"class A {{ void f() {{ {exits} }} }}")
     assert redirected.count("dynbench.Exit.exit(0);") == 20_000 and "System" not in redirected
 
 

@@ -167,12 +167,13 @@ class Native {
 FIRST_TEST_FRAME = 1
 
 
-def _sum(attack: str, printed: str = "a + b", helpers: str = "") -> str:
-    """A Java answer to SUM that prints ``printed``, then runs ``attack`` (with ``fake``, the forged frame);
-    ``helpers``: more classes it needs."""
+def _sum(attack: str, printed: str = "a + b", helpers: str = "", prints: str = "") -> str:
+    """A Java answer to SUM that prints ``printed`` (or runs ``prints``, which prints), then runs ``attack``
+    (with ``fake``, the forged frame); ``helpers``: more classes it needs."""
+    prints = prints or f"System.out.println({printed});\n        System.out.flush();"
     return (f"```java\nimport java.io.*;\nimport java.util.*;\npublic class Main {{\n    public static void main("
             f"String[] args) throws Exception {{\n        Scanner in = new Scanner(System.in);\n        long a = "
-            f"in.nextLong(), b = in.nextLong();\n        System.out.println({printed});\n        System.out.flush();\n"
+            f"in.nextLong(), b = in.nextLong();\n        {prints}\n"
             f"        byte[] fake = Forge.frame((a + b) + \"\\n\");\n        {attack}\n    }}\n}}\n{FORGE}{helpers}\n```")
 
 
@@ -186,6 +187,12 @@ AVATAR_ATTACKS = {  # each prints the right sum, forges a reply saying so, and t
     # on the last test only: the runner's reply to the first is read whole
     "a malformed frame (-1), then throws": (_sum(f"if (a == 40) {{ Forge.to({STDOUT}, new byte[] {{-1, -1, -1, -1}});"
                                                  f" {THROW} }}"), "runtime_error"),
+    # the judge sends `new FileOutputStream(FileDescriptor.out)` to the test's stdout; these reach the real fd 1
+    "FileDescriptor.out held in a variable, then throws": (
+        _sum(f"FileDescriptor out = FileDescriptor.out; Forge.to(new FileOutputStream(out), fake); {THROW}"),
+        "runtime_error"),
+    # as plain java prints the forged frame after the sum
+    "FileDescriptor.out, then returns": (_sum(f"Forge.to({STDOUT}, fake);"), "wrong_output"),
     "FileDescriptor.err, then throws": (_sum(f"Forge.to(new FileOutputStream(FileDescriptor.err), fake); {THROW}"),
                                         "runtime_error"),
     "/dev/stdout, then throws": (_sum(f'Forge.toPath("/dev/stdout", fake); {THROW}'), "runtime_error"),
@@ -246,7 +253,18 @@ AVATAR_ATTACKS.update({  # the runner kept from replying while a thread ends the
 AVATAR_CONTROLS = {"honest right": (_sum(""), "passed"), "honest wrong": (_sum("", "a + b + 1"), "wrong_output"),
                    # right only where nothing of the request (the secret first) is left on the JVM's own stdin
                    "honest, reading the JVM's own stdin": (_sum("", "new FileInputStream(FileDescriptor.in).read() == -1"
-                                                                " ? a + b : -1"), "passed")}
+                                                                " ? a + b : -1"), "passed"),
+                   # the fast-output idioms: the JVM's own fd 1 is not the test's stdout
+                   "honest, the fast-output idiom": (_sum("", prints=(
+                       f"PrintWriter out = new PrintWriter(new BufferedOutputStream({STDOUT}));\n"
+                       "        out.println(a + b);\n        out.close();")), "passed"),
+                   "honest, System.out made FileDescriptor.out": (_sum("", prints=(
+                       "System.setOut(new PrintStream(new BufferedOutputStream(new java.io.FileOutputStream("
+                       "java.io.FileDescriptor.out)), false));\n        System.out.println(a + b);\n"
+                       "        System.out.flush();")), "passed"),
+                   "honest, the idiom's stream declared and closed twice": (_sum("", prints=(
+                       f"FileOutputStream raw = {STDOUT};\n        raw.write((a + b + \"\\n\").getBytes());\n"
+                       "        raw.close(); raw.close();")), "passed")}
 TRANSCODER_ID = "ADD_1_TO_A_GIVEN_NUMBER"
 
 

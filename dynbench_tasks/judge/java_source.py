@@ -4,7 +4,8 @@ A token scanner that reads a source as javac does (unicode escapes first) and kn
 char literals and comments, and on top of it: the
 code in a reply (fenced or bare), top-level type declarations, the methods declared at one level,
 and token-level rewrites (rename a method, drop a package line, redirect ``System.exit`` and its kin, which
-only spares the JVM: an exit this misses ends the JVM, and the judge reads it from the process). It does
+only spares the JVM: an exit this misses ends the JVM, and the judge reads it from the process; send the
+fast-output idiom's ``FileOutputStream(FileDescriptor.out)`` to the test's stdout). It does
 not parse Java; whatever it lets through that is not Java, javac rejects.
 """
 
@@ -264,18 +265,49 @@ def exit_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     return found
 
 
-def redirect_exits(code: str) -> str:
-    """``code`` with :func:`exit_redirections` applied (none where no token can be ``exit`` or ``halt``). A
-    source with an escaped backslash (:class:`EscapedBackslash`) is left as it is: an exit the rewrite does
-    not redirect still ends its test, by ending the JVM, and a rewrite of a source misread would change the
-    program (text javac reads as a string, rewritten as code)."""
-    if "exit" not in code and "halt" not in code and "\\u" not in code:
+_STDOUT_TARGET = "new dynbench.Stdout()"
+_JAVA_IO = ["java", ".", "io", "."]
+
+
+def _after_java_io(texts: list[str], i: int) -> int:
+    """Where the simple name starts in a name at token ``i`` written ``java.io.X`` or ``X``."""
+    return i + 4 if texts[i:i + 4] == _JAVA_IO else i
+
+
+def stdout_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
+    """Replacements sending ``new FileOutputStream(FileDescriptor.out)`` (either name also as ``java.io.``) to
+    ``new dynbench.Stdout()``: a FileOutputStream writing where System.out writes. The JVM's real standard
+    output goes to /dev/null (the runner replies elsewhere), and the fast-output idiom would otherwise print
+    nothing; ``FileDescriptor.out`` reached any other way still goes there."""
+    found = []
+    texts = [t.text for t in tokens]
+    for i in range(len(tokens)):
+        if texts[i] != "new" or (i > 0 and texts[i - 1] == "."):
+            continue
+        stream = _after_java_io(texts, i + 1)
+        if texts[stream:stream + 2] != ["FileOutputStream", "("]:
+            continue
+        descriptor = _after_java_io(texts, stream + 2)
+        if texts[descriptor:descriptor + 4] == ["FileDescriptor", ".", "out", ")"]:
+            found.append((tokens[i].start, tokens[descriptor + 3].end, _STDOUT_TARGET))
+    return found
+
+
+def judge_rewrites(code: str) -> str:
+    """``code`` with :func:`exit_redirections` and :func:`stdout_redirections` applied (none where no token
+    can be ``exit``, ``halt`` or ``FileDescriptor``). A source with an escaped backslash
+    (:class:`EscapedBackslash`) is left as it is: an exit the rewrite does not redirect still ends its test,
+    by ending the JVM, and a rewrite of a source misread would change the program (text javac reads as a
+    string, rewritten as code)."""
+    words = ("exit", "halt", "FileDescriptor")
+    if not any(word in code for word in words) and "\\u" not in code:
         return code
     try:
         view, _ = javac_view(code)
-        if "exit" not in view and "halt" not in view:
+        if not any(word in view for word in words):
             return code
-        return rewrite(code, exit_redirections(tokenize(code)))
+        tokens = tokenize(code)
+        return rewrite(code, exit_redirections(tokens) + stdout_redirections(tokens))
     except EscapedBackslash:
         return code
 

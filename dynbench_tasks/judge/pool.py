@@ -10,7 +10,7 @@ nothing else, none of it writable: a judged program can start no program but ``j
 write none. Process limits and a heap cap hold in either mode. A program that ends its JVM ends its
 test, by whatever route: its exit status is the process's, its output what the runner's flight
 recorder (a file mapped into memory) holds, and its remaining tests run in a fresh JVM; the source rewrite of
-every ``System.exit`` a source spells (:func:`java_source.redirect_exits`) only saves that JVM. The
+every ``System.exit`` a source spells (:func:`java_source.judge_rewrites`) only saves that JVM. The
 runner keeps its own state in module ``dynbench``, which no judged program can open by reflection,
 and replies on a pipe of its own in frames authenticated by a secret each JVM is sent before any program
 code runs (``java/dynbench/Replies.java``): whatever a program writes there fails its test. A program's
@@ -43,7 +43,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from dynbench_tasks.errors import DynbenchError
-from dynbench_tasks.judge.java_source import redirect_exits
+from dynbench_tasks.judge.java_source import judge_rewrites
 from dynbench_tasks.judge.jdk import JAR, find_jdk, judge_classes, sandbox_mounts
 from dynbench_tasks.judge.runtime_image import runtime_image
 from dynbench_tasks.judge.startup_archive import startup_archive
@@ -542,7 +542,7 @@ class JudgeWorker:
         for key, job in jobs:
             request.write(pack_string(key) + pack_string(job.package) + struct.pack(">i", len(job.sources)))
             for path, text in job.sources.items():
-                request.write(pack_string(path) + pack_string(redirect_exits(text)))
+                request.write(pack_string(path) + pack_string(judge_rewrites(text)))
         working_on, keys = None, {key for key, _ in jobs}
         watchdog = _Watchdog(_STARTUP_SECONDS + COMPILE_SECONDS_PER_JOB, self.close)
         answers = {}

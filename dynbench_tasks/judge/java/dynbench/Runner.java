@@ -60,6 +60,8 @@ public final class Runner {
     static final long STACK_BYTES = 256L << 20;
     /** The status a JVM left running past its test's time limit is halted with (as by {@code timeout}). */
     static final int TIMEOUT_STATUS = 124;
+    /** The running test's stdout, which {@link Stdout} writes to as System.out does. */
+    static volatile Recorder stdout;
     /** Set once the runner ends its JVM for real, to run a program's shutdown hooks. */
     static volatile boolean endingJvm;
     /** The JVM's and the runner's own threads, alive before any program code ran: every other thread is a
@@ -101,7 +103,7 @@ public final class Runner {
             recorded = ByteBuffer.allocate(Recorder.HEADER + outputCap);
         }
         ownThreads = new HashSet<>(Arrays.asList(allThreads()));
-        Recorder stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER));
+        stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER));
         System.setErr(new PrintStream(OutputStream.nullOutputStream()));
         for (byte[] input : tests) {
             Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
