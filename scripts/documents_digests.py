@@ -42,12 +42,12 @@ def main() -> None:
             tasks = manager.load(names)["tasks"]
             for name in names:
                 task = tasks[name]
-                digests[name][str(seed)] = task.documents_digest(task.test_docs())
+                documents = task.test_docs()
+                digests[name][str(seed)] = task.documents_digest(documents)
                 if args.documents:
                     os.makedirs(args.documents, exist_ok=True)
                     with open(os.path.join(args.documents, f"{name}.seed{seed}.jsonl"), "w") as written:
-                        written.writelines(json.dumps(doc, sort_keys=True, default=str) + "\n"
-                                           for doc in task.test_docs())
+                        written.writelines(json.dumps(doc, sort_keys=True, default=str) + "\n" for doc in documents)
             print(f"seed {seed}: {len(names)} tasks in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     json.dump(digests, sys.stdout, indent=1, sort_keys=True)
     print()

@@ -334,11 +334,12 @@ _OPERATOR_AFTER = re.compile(r"[ \t]*(?:[-+*/%^&|<>@]|plus\b|minus\b|times\b|div
 _CONDITION_AFTER = re.compile(r"[ \t,]*(?:(?:only|just)[ \t]+)?(?:if|when|whenever|unless|for|with|in[ \t]+case|given"
                               r"|once|after|on)\b",
                               re.IGNORECASE)
-# Words of a condition that make it another case than the call asked about: "If the list is empty, ..."
-_CASE_WORDS = re.compile(r"\b(?:empty|other|another|different|negative|odd|even|larger|smaller|longer|shorter)\b",
-                         re.IGNORECASE)
-_OTHER_CASE_WORDS = re.compile(r"\b(?:empty|other|another|different|negative|positive|larger|smaller|longer|shorter"
-                               r"|odd|even|any|every|each|nothing|none|missing|absent|zero)\b", re.IGNORECASE)
+# Words of a condition that make it another case than the call asked about: "If the list is empty, ..."; after a
+# value ("0 for an empty list, 3 otherwise") also words of any or no value
+_ANOTHER_CASE = "empty|other|another|different|negative|odd|even|larger|smaller|longer|shorter"
+_CASE_WORDS = re.compile(rf"\b(?:{_ANOTHER_CASE})\b", re.IGNORECASE)
+_OTHER_CASE_WORDS = re.compile(rf"\b(?:{_ANOTHER_CASE}|positive|any|every|each|nothing|none|missing|absent|zero)\b",
+                               re.IGNORECASE)
 # A label of a part of the computation, not of the answer: "Length of the list:", "Elements:", "Second value:"
 _PART_LABEL = re.compile(
     r"(?:^|[,;(\u2013\u2014])[ \t>*_#-]*(?:(?:the|its)[ \t]+)?(?:(?:(?:first|second|third|fourth|fifth|last|next"
