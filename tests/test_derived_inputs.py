@@ -3,6 +3,7 @@ inputs, kept only where the unedited program answers them cleanly, soon and alik
 scored with what the edited program prints; a program that ignores its input no longer passes."""
 
 import json
+import logging
 import subprocess
 import sys
 from functools import partial
@@ -326,6 +327,35 @@ def test_where_the_benchmark_has_its_own_java_a_derived_input_it_disagrees_on_is
     assert 0 < len(agreeing) < len(candidates)
     assert result.status == MUTATED and result.derived_inputs == agreeing
     assert [test["input"] for test in tests if test.get("derived")] == agreeing
+
+
+def test_a_reference_run_a_time_limit_decided_is_judged_again_alone_then_reported(seeded_sandboxes, monkeypatch,
+                                                                                   caplog):
+    """Issue 50: no clock decides a document silently. The reference Java spins where the array's first number
+    is not its least: on those derived inputs its wall-clock limit, not the program, decides, and the judge runs no
+    test of a program after its first timeout. Each input so left undecided runs once more in a job of its own:
+    those the Java decides are kept where it agrees; those still timed out are dropped, and the build says so in
+    one line, counted."""
+    from dynbench_tasks.benchmarks import translation
+
+    monkeypatch.setattr(translation, "_REFERENCE_MS", 300)
+    spinning = SUM_OF_ENDS_JAVA.replace("System.out.println(low + high);",
+                                        "while (first != low) { } System.out.println(low + high);").replace(
+        "for (int i = 0;", "int first = 0;\n        for (int i = 0;").replace(
+        "int x = in.nextInt();", "int x = in.nextInt(); if (i == 0) { first = x; }")
+    code = "n = int(input())\nxs = list(map(int, input().split()))\nprint(min(xs) + max(xs))\n"
+    with caplog.at_level(logging.WARNING, logger="lm_eval.dynbench"):
+        result, tests = _codenet_document(code, "3\n1 5 9\n", seeded_sandboxes, benchmark="avatar", java=spinning)
+    candidates = derived_stdins(["3\n1 5 9\n"], 0)
+    first_least = [int(stdin.split()[1]) == min(map(int, stdin.split()[1:])) for stdin in candidates]
+    assert not first_least[0] and any(first_least)  # the first spins: before, every input after it went unrun
+    kept = [stdin for stdin, least in zip(candidates, first_least, strict=True) if least]
+    assert result.status == MUTATED and result.derived_inputs == kept
+    assert [test["input"] for test in tests if test.get("derived")] == kept
+    (warning,) = [record.getMessage() for record in caplog.records if "time limit" in record.getMessage()]
+    spins = len(candidates) - len(kept)
+    assert f"{spins} run{'s' if spins > 1 else ''} stopped by a time limit" in warning, warning
+    assert "another machine" in warning
 
 
 def _ignoring_input_java(output: str) -> str:

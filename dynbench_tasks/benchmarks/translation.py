@@ -223,20 +223,36 @@ _REFERENCE_MS = 10_000  # per derived input, as `dynbench judge --references` gi
 
 def agreeing_with_reference(problems: list[Problem]) -> None:
     """Each problem's derived inputs, kept only where the benchmark's own Java prints (as the judge
-    compares, numbers however spelled) what the Python printed: a faithful translation can pass them."""
+    compares, numbers however spelled) what the Python printed: a faithful translation can pass them. Each
+    input is decided on its own: one that a time limit or a failing machine decided, or that a timeout before
+    it left unrun (:func:`~dynbench_tasks.judge.pool.undecided_tests`), runs once more in a job of its own; one
+    still undecided is dropped, and the build says so in one line (:mod:`mutators.runaway`), as another machine
+    may keep it."""
     from dynbench_tasks.judge.jobs import program_job
-    from dynbench_tasks.judge.pool import EXITED, RETURNED
+    from dynbench_tasks.judge.pool import EXITED, RETURNED, undecided_tests
     from dynbench_tasks.runtime import shared_java_judge
+    from mutators import runaway
 
     checked = [problem for problem in problems if problem.derived]
-    jobs = [program_job(problem.reference, str(number), [stdin.encode() for stdin in problem.derived_inputs()],
-                        _REFERENCE_MS) for number, problem in enumerate(checked)]
-    results = iter(shared_java_judge().run([job for job in jobs if job is not None]))
-    for problem, job in zip(checked, jobs, strict=True):
-        runs = next(results).runs if job is not None else []
-        printed = [run.stdout.decode("utf-8", "replace") if run.outcome == RETURNED or
-                   (run.outcome == EXITED and run.exit_status == 0) else None for run in runs]
-        printed += [None] * (problem.derived - len(printed))
+    stdins = [[stdin.encode() for stdin in problem.derived_inputs()] for problem in checked]
+    jobs = [program_job(problem.reference, str(number), tests, _REFERENCE_MS)
+            for number, (problem, tests) in enumerate(zip(checked, stdins, strict=True))]
+    judge = shared_java_judge()
+    results = iter(judge.run([job for job in jobs if job is not None]))
+    runs, again = [], []
+    for number, tests in enumerate(stdins):
+        result = next(results) if jobs[number] is not None else None
+        runs.append([result.runs[test] if result is not None and test < len(result.runs) else None
+                     for test in range(len(tests))])
+        again += [(number, test) for test in (undecided_tests(result, len(tests)) if result is not None else [])]
+    alone = judge.run([program_job(checked[number].reference, f"{number}_{test}", [stdins[number][test]],
+                                   _REFERENCE_MS) for number, test in again])
+    for (number, test), result in zip(again, alone, strict=True):
+        runs[number][test] = None if undecided_tests(result, 1) else result.runs[0]
+    runaway.add(sum(runs[number][test] is None for number, test in again))
+    for problem, each in zip(checked, runs, strict=True):
+        printed = [run.stdout.decode("utf-8", "replace") if run is not None and (run.outcome == RETURNED or
+                   (run.outcome == EXITED and run.exit_status == 0)) else None for run in each]
         problem.keep_derived_where([java is not None and judged_output(java, python, numeric=True)
                                     for java, python in zip(printed, problem.derived_answers, strict=True)])
 

@@ -91,6 +91,8 @@ _STARTUP_SECONDS = 20.0  # slack for a JVM to start on a loaded machine
 # a second; a few hundred bytes can keep javac busy for minutes (generic calls nested in conditionals, whose
 # overload resolution doubles with each level).
 COMPILE_SECONDS_PER_JOB = _STARTUP_SECONDS + 10.0
+COMPILER_TOO_SLOW = f"the compiler spent over {COMPILE_SECONDS_PER_JOB:g} s on this source"
+COMPILER_DIED = "the compiler did not survive this source"
 RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
 # Where a runner JVM in bubblewrap finds its reply pipe and flight recorder (_Channel) until it holds both.
 _CHANNEL_INSIDE = "/run/dynbench-channel"
@@ -183,6 +185,15 @@ class JobResult:
     runs: list[TestRun] = field(default_factory=list)
     # Where the tests after ``runs`` were left for other JVMs (SHARE_AFTER_SECONDS): the compiled classes.
     left: dict[str, bytes] | None = field(default=None, repr=False)
+
+
+def undecided_tests(result: JobResult, tests: int) -> list[int]:
+    """The tests of a job of ``tests`` that a time limit or a failing machine decided rather than the program:
+    all of them where its compiler ran out of time or died, else those that timed out and those left unrun
+    after a timeout (a program's first failure ends its judging)."""
+    if result.status == COMPILE_ERROR:
+        return list(range(tests)) if result.diagnostics in (COMPILER_TOO_SLOW, COMPILER_DIED) else []
+    return [index for index in range(tests) if index >= len(result.runs) or result.runs[index].outcome == TIMED_OUT]
 
 
 class _Reader:
@@ -575,13 +586,12 @@ class JudgeWorker:
             return answers
         if too_slow is not None:  # that job alone fails; the others compile again without it
             rest = [(key, job) for key, job in jobs if key != too_slow]
-            return {too_slow: (COMPILE_ERROR, f"the compiler spent over {COMPILE_SECONDS_PER_JOB:g} s on this source",
-                               {}), **(self.compile(rest) if rest else {})}
+            return {too_slow: (COMPILE_ERROR, COMPILER_TOO_SLOW, {}), **(self.compile(rest) if rest else {})}
         if len(jobs) == 1:  # it takes the compiler down on its own: it cannot be compiled, if others can
             if self._compile([(_DISPATCH, _DISPATCH_JOB)])[0] is None:
                 raise JudgeBroken("the Java compiler ends even on the judge's own source, so no answer can be "
                                   "judged here; see the warnings above (is the JDK readable by the sandbox user?)")
-            return {jobs[0][0]: (COMPILE_ERROR, "the compiler did not survive this source", {})}
+            return {jobs[0][0]: (COMPILE_ERROR, COMPILER_DIED, {})}
         middle = len(jobs) // 2
         return {**self.compile(jobs[:middle]), **self.compile(jobs[middle:])}
 
