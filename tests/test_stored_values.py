@@ -116,3 +116,41 @@ def test_nothing_is_kept_where_judged_programs_run_as_this_user(judge, fresh, mo
 
 def test_the_cache_folder_is_hidden_from_every_sandbox(fresh):
     assert str(cache_folder()) in data_locations()
+
+
+class _FirstRunStopped:
+    """The judge, but the first ``stopped`` times a reference program runs, a time limit ends it (as on a machine
+    too busy to run it in 10 s)."""
+
+    def __init__(self, judge, stopped: int) -> None:
+        self.judge, self.identity, self.stopped, self.batches = judge, judge.identity, stopped, []
+
+    def run_together(self, jobs):
+        from dynbench_tasks.judge.pool import COMPILED, TIMED_OUT, JobResult, TestRun
+
+        self.batches.append(len(jobs))
+        results = self.judge.run_together(jobs)
+        if self.stopped:
+            self.stopped -= 1
+            results[0] = JobResult(COMPILED, "", [TestRun(TIMED_OUT, 0, "", b"", 10_000)])
+        return results
+
+
+def test_a_reference_a_time_limit_stopped_runs_once_more_and_is_counted_if_still_stopped(judge, fresh):
+    """Issue 50: a problem whose harness gave no values gets no new outputs, so a time limit must not decide that
+    silently. Stopped once, the program runs again alone and its values count; stopped twice, it is counted in the
+    build's warning line about runs a time limit decided."""
+    from mutators import runaway
+
+    chosen = _harnesses(2)
+    harnesses.fetch_reference_values(chosen, judge, 10_000)
+    expected = [harnesses.reference_values(h) for h in chosen]
+    for stopped, counted in ((1, 0), (2, 1)):
+        harnesses._REFERENCES.clear()
+        for path in (fresh / KIND).glob("*.json"):
+            path.unlink()
+        flaky, before = _FirstRunStopped(judge, stopped), runaway.stopped()
+        harnesses.fetch_reference_values(chosen, flaky, 10_000)
+        assert flaky.batches == [2, 1] and runaway.stopped() - before == counted
+        values = [harnesses.reference_values(h) for h in chosen]
+        assert values == (expected if counted == 0 else [None, expected[1]]), stopped

@@ -388,8 +388,9 @@ def fetch_reference_values(harnesses: list[str], judge, time_limit_ms: int) -> N
     if not missing:
         return
     jobs = [reference_job(harness, f"r{index}", max(time_limit_ms, 10_000)) for index, harness in enumerate(missing)]
+    results = _decided(judge, jobs)
     computed = {}
-    for harness, result in zip(missing, judge.run_together(jobs), strict=True):
+    for harness, result in zip(missing, results, strict=True):
         run = result.runs[0] if result.runs else None
         ok = result.status == 0 and run is not None and run.outcome == 0
         _REFERENCES[_key(harness)] = run.records if ok else None
@@ -397,6 +398,21 @@ def fetch_reference_values(harnesses: list[str], judge, time_limit_ms: int) -> N
             computed[_key(harness)] = run.records
     if identity:
         store(_STORED, identity, computed)
+
+
+def _decided(judge, jobs: list) -> list:
+    """``judge.run_together(jobs)``, where a time limit or a failing compiler decided a job (it has no values then,
+    and its problem no new outputs) once more; what that still leaves undecided counts in the build's one warning
+    line (:mod:`mutators.runaway`), as another machine may have decided it."""
+    from dynbench_tasks.judge.pool import undecided_tests
+    from mutators import runaway
+
+    results = judge.run_together(jobs)
+    again = [index for index, result in enumerate(results) if undecided_tests(result, 1)]
+    for index, result in zip(again, judge.run_together([jobs[index] for index in again]) if again else [], strict=True):
+        results[index] = result
+    runaway.add(sum(bool(undecided_tests(results[index], 1)) for index in again))
+    return results
 
 
 def _stored_identity(judge) -> str | None:
