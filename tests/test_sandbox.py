@@ -299,3 +299,24 @@ def test_tests_that_share_a_process_go_on_in_a_fresh_one_where_it_ends(sandbox):
     assert pids[1] != pids[3]  # the run that died took its process with it
     assert pids[6] != pids[5]  # the spin used up the CPU a process may have used before it starts a test
     assert pids[8] != pids[6]  # the one out of time too
+
+
+def test_a_worker_that_ends_costs_its_batch_nothing_each_task_runs_again_alone():
+    """A worker that ends mid-batch (here killed from outside, as a machine's out-of-memory killer would) cost
+    every task of its batch an error, and which tasks share a batch depends on the core count: so a build's
+    documents could differ by machine. Each runs once more alone and gives its own result."""
+    import signal
+    import threading
+
+    tasks = [{"kind": "run_script", "payload": {"source": f"import time\ntime.sleep({pause})\nprint({n})",
+                                                "stdin": "", "seconds": 5.0}}
+             for n, pause in enumerate([0.0, 1.5, 0.0])]
+    with Sandbox(workers=1) as box:
+        worker = box.workers[0]
+        killer = threading.Timer(0.7, lambda: os.kill(worker.process.pid, signal.SIGKILL))
+        killer.start()
+        first = worker.process.pid
+        results = box.run(tasks)
+        killer.join()
+        assert worker.process.pid != first  # it did end, and was started afresh
+    assert [result["result"]["stdout"] for result in results] == ["0\n", "1\n", "2\n"], results

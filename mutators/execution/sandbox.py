@@ -5,7 +5,7 @@ it holds (:attr:`Isolation.denies_exec`).
 Untrusted code never runs in the calling process. Tasks go to worker processes in batches; each task
 runs in its own forked child with resource limits, so a hung, crashing or forking task costs only
 its own result (``{"status": "timeout" | "died" | "error"}``). Nothing a task does can raise here: a
-worker that ends or answers garbage costs its batch an ``error`` each and is started afresh.
+worker that ends or answers garbage is started afresh, and each task of its batch runs once more alone.
 """
 
 from __future__ import annotations
@@ -128,4 +128,12 @@ class Sandbox(WorkerPool):
     def run(self, tasks: Sequence[dict], progress: Callable[[int], None] | None = None) -> list[dict]:
         """Run every task; ``progress(n)`` is called as each batch of ``n`` tasks finishes."""
         complete = [dict(task, limits={**DEFAULT_LIMITS, **task.get("limits", {})}) for task in tasks]
-        return self.map(lambda worker, batch: worker.run(batch), complete, progress)
+        results = self.map(lambda worker, batch: worker.run(batch), complete, progress)
+        # A worker that ended cost each task of its batch an error, whatever the task did; and which tasks shared
+        # that batch depends on the machine's core count. Each runs once more in a batch of its own, so that only
+        # a task that ends its worker by itself keeps the error.
+        ended = [index for index, result in enumerate(results) if result == WORKER_ENDED]
+        again = self.map(lambda worker, batch: worker.run(batch), [complete[i] for i in ended], largest_batch=1)
+        for index, result in zip(ended, again, strict=True):
+            results[index] = result
+        return results
