@@ -122,6 +122,9 @@ def test_the_fast_output_idiom_writes_to_the_tests_stdout():
         "FileOutputStream o = new java.io.FileOutputStream( java.io.FileDescriptor . out );":
             "FileOutputStream o = new dynbench.Stdout();",
         "new FileOutputStream(/* fd 1 */ FileDescriptor.out)": "new dynbench.Stdout()",
+        # javac ends a // comment at a CR too, and ignores U+0085 inside a name (red team 8)
+        "// fast\rnew FileOutputStream(FileDescriptor.out)": "// fast\rnew dynbench.Stdout()",
+        "new FileOutputStream(File\u0085Descriptor.out)": "new dynbench.Stdout()",
     }
     for before, after in redirected.items():
         assert js.judge_rewrites(before) == after, before

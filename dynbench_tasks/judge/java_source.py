@@ -19,12 +19,18 @@ from typing import NamedTuple
 # or of the text (a text block, a block comment): each match succeeds where it starts, so scanning is linear
 # in the text (an unclosed ``/*`` rescanned to the end from every later ``/*`` was quadratic). What is left
 # open is not Java, and javac rejects it.
+# Characters javac ignores inside an identifier (Character.isIdentifierIgnorable: controls that are no whitespace,
+# and the format characters): "File\u0085Descriptor" is FileDescriptor to it.
+_IGNORABLE = ("\x00-\x08\x0e-\x1b\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
+              "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb")
+_IGNORED = re.compile(f"[{_IGNORABLE}]")
+# A line ends at LF, CR or both (JLS 3.4): a // comment, and a string or char left open, end there.
 _TOKEN = re.compile(
     r'(?P<textblock>"""(?:[^"\\]|\\[\s\S]|"(?!""))*(?:"""|\Z))'
-    r'|(?P<string>"(?:[^"\\\n]|\\.)*"?)'
-    r"|(?P<char>'(?:[^'\\\n]|\\.)*'?)"
-    r"|(?P<comment>//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))"
-    r"|(?P<ident>[A-Za-z_$][\w$]*)"
+    r'|(?P<string>"(?:[^"\\\r\n]|\\[^\r\n])*"?)'
+    r"|(?P<char>'(?:[^'\\\r\n]|\\[^\r\n])*'?)"
+    r"|(?P<comment>//[^\r\n]*|/\*[\s\S]*?(?:\*/|\Z))"
+    rf"|(?P<ident>[A-Za-z_$][\w${_IGNORABLE}]*)"
     r"|(?P<number>\d[\w.]*)"
     r"|(?P<space>\s+)"
     r"|(?P<other>.)",
@@ -83,11 +89,9 @@ def tokenize(code: str) -> list[Token]:
     each token's text is javac's, its ``start`` and ``end`` are offsets into ``code``. Raises
     :class:`EscapedBackslash`."""
     view, starts = javac_view(code)
-    if starts is None:
-        return [Token(m.lastgroup, m.group(), *m.span()) for m in _TOKEN.finditer(code)
-                if m.lastgroup != "space" and m.lastgroup != "comment"]
-    return [Token(m.lastgroup, m.group(), starts[m.start()], starts[m.end()]) for m in _TOKEN.finditer(view)
-            if m.lastgroup != "space" and m.lastgroup != "comment"]
+    return [Token(m.lastgroup, _IGNORED.sub("", m.group()) if m.lastgroup == "ident" else m.group(),
+                  *(m.span() if starts is None else (starts[m.start()], starts[m.end()])))
+            for m in _TOKEN.finditer(view) if m.lastgroup != "space" and m.lastgroup != "comment"]
 
 
 def code_in_reply(reply: str) -> str | None:
@@ -300,11 +304,11 @@ def judge_rewrites(code: str) -> str:
     by ending the JVM, and a rewrite of a source misread would change the program (text javac reads as a
     string, rewritten as code)."""
     words = ("exit", "halt", "FileDescriptor")
-    if not any(word in code for word in words) and "\\u" not in code:
+    if not any(word in code for word in words) and "\\u" not in code and not _IGNORED.search(code):
         return code
     try:
         view, _ = javac_view(code)
-        if not any(word in view for word in words):
+        if not any(word in _IGNORED.sub("", view) for word in words):
             return code
         tokens = tokenize(code)
         return rewrite(code, exit_redirections(tokens) + stdout_redirections(tokens))

@@ -225,6 +225,9 @@ public final class Runner {
         // Set without this recorder's monitor, as is how the test ended: a thread of the program may hold it
         // for ever (suspended inside a write), and ending a test must not wait on it.
         private volatile boolean frozen;
+        // The test closed its standard output (System.out, or the fast-output idiom's stream: both are fd 1 to a
+        // program): as in a JVM of its own, nothing it writes there afterwards arrives.
+        private volatile boolean closed;
 
         Recorder(ByteBuffer buffer, int cap) {
             this.buffer = buffer;
@@ -236,6 +239,16 @@ public final class Runner {
             buffer.putInt(4, 0);
             buffer.putInt(8, 0);
             frozen = false;
+            closed = false;
+        }
+
+        boolean closed() {
+            return closed;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
         }
 
         synchronized void undecided() {
@@ -269,7 +282,7 @@ public final class Runner {
         @Override
         public synchronized void write(byte[] b, int off, int len) {
             int size = buffer.getInt(0);
-            int kept = frozen ? 0 : Math.max(0, Math.min(len, cap - size));
+            int kept = frozen || closed ? 0 : Math.max(0, Math.min(len, cap - size));
             if (kept > 0) {
                 buffer.duplicate().position(HEADER + size).put(b, off, kept);
                 buffer.putInt(0, size + kept);  // after the bytes: a JVM that ends between the two loses them

@@ -8,10 +8,11 @@ import java.io.IOException;
  * Stands in for {@code new FileOutputStream(FileDescriptor.out)} in judged programs, where the judge's source
  * rewrite spells it (the fast-output idiom, often wrapped in a PrintWriter or made System.out): the JVM's real
  * standard output is not the test's (the runner replies on a channel of its own and fd 1 goes to /dev/null), so
- * the bytes written here go where System.out's go, into the running test's stdout. A FileOutputStream, so that
- * the program compiles as written; any other route to fd 1 still reaches /dev/null.
+ * the bytes written here go where System.out's go, into the running test's stdout, and closing it closes that
+ * stdout for the rest of the test, as closing fd 1 would. A FileOutputStream, so that the program compiles as
+ * written; any other route to fd 1 still reaches /dev/null.
  */
-public final class Stdout extends FileOutputStream {
+public class Stdout extends FileOutputStream {  // not final: a program may subclass the idiom's stream
     private volatile boolean closed;
 
     public Stdout() {
@@ -30,7 +31,7 @@ public final class Stdout extends FileOutputStream {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-        if (closed) {
+        if (closed || Runner.stdout.closed()) {  // this stream, or fd 1 by another route (System.out.close())
             throw new IOException("Stream Closed");  // as a closed FileOutputStream says
         }
         Runner.stdout.write(b, off, len);
@@ -41,8 +42,10 @@ public final class Stdout extends FileOutputStream {
         // nothing buffered here: the recorder holds every byte as it is written
     }
 
+    /** Closes fd 1 for the rest of the test, as closing the real stream does: System.out prints nothing more. */
     @Override
     public void close() {
         closed = true;
+        Runner.stdout.close();
     }
 }
