@@ -3,6 +3,7 @@ package dynbench;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.util.Objects;
 
 /**
  * Stands in for {@code new FileOutputStream(FileDescriptor.out)} in judged programs, where the judge's source
@@ -31,6 +32,7 @@ public class Stdout extends FileOutputStream {  // not final: a program may subc
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);  // as FileOutputStream checks its arguments
         if (closed || Runner.stdout.closed()) {  // this stream, or fd 1 by another route (System.out.close())
             throw new IOException("Stream Closed");  // as a closed FileOutputStream says
         }
