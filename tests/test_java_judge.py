@@ -134,6 +134,37 @@ def test_the_fast_output_idiom_writes_to_the_tests_stdout():
         assert js.judge_rewrites(untouched) == untouched, untouched
 
 
+def _sum_program(body: str) -> str:
+    return ("import java.io.*;\nimport java.util.*;\npublic class Main {\n    public static void main(String[] args) "
+            "throws Exception {\n        Scanner in = new Scanner(System.in);\n        long a = in.nextLong(), "
+            f"b = in.nextLong();\n        {body}\n    }}\n}}\n")
+
+
+def test_the_idiom_behaves_as_fd_1_does_in_a_jvm_of_its_own(judge):
+    """Red team 8: closing the idiom's stream closes the test's stdout (a line printed after it is not seen, as in
+    plain java), System.out.close() closes the idiom's, a subclass of it compiles, bad arguments throw; each
+    program's verdict as plain java gives it. A JVM runs several tests: what one closed the next has open."""
+    idiom = "new FileOutputStream(FileDescriptor.out)"
+    programs = {
+        "closed, then a debug line on System.out": (
+            f"PrintWriter out = new PrintWriter({idiom});\n out.println(a + b);\n out.close();\n"
+            'System.out.println("debug: done");', [b"3\n", b"42\n"], 0),
+        "System.out closed, then the idiom": (
+            f'System.out.println(a + b);\n System.out.close();\n {idiom}.write("junk".getBytes());', [b"3\n", b"42\n"],
+            1),
+        "an anonymous subclass": (
+            f"OutputStream out = {idiom} {{ }};\n out.write((a + b + \"\\n\").getBytes());", [b"3\n", b"42\n"], 0),
+        "a write out of bounds": (f"System.out.println(a + b);\n {idiom}.write(new byte[1], -1, 0);",
+                                  [b"3\n", b"42\n"], 1),
+    }
+    jobs = [program_job(_sum_program(body), str(i), [b"1 2\n", b"40 2\n"], 5000)
+            for i, (body, _, _) in enumerate(programs.values())]
+    for (name, (_, printed, outcome)), result in zip(programs.items(), judge.run(jobs), strict=True):
+        assert result.status == 0, (name, result.diagnostics)
+        assert [run.stdout for run in result.runs] == printed, name
+        assert {run.outcome for run in result.runs} == {outcome}, name  # 0 returned, 1 threw
+
+
 def test_a_source_is_read_as_javac_reads_it_unicode_escapes_first():
     """JLS 3.3: javac translates every unicode escape before it reads a string, comment or char, and the
     rewrite reads what javac reads (red team 4's J20: a \\u0022 closed a string for javac only, and the exit
