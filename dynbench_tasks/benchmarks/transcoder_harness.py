@@ -401,9 +401,9 @@ def fetch_reference_values(harnesses: list[str], judge, time_limit_ms: int) -> N
 
 
 def _decided(judge, jobs: list) -> list:
-    """``judge.run_together(jobs)``, where a time limit or a failing compiler decided a job (it has no values then,
-    and its problem no new outputs) once more; what that still leaves undecided counts in the build's one warning
-    line (:mod:`mutators.runaway`), as another machine may have decided it."""
+    """``judge.run_together(jobs)``, each job that a time limit or a failing compiler decided (it has no values then,
+    and its problem no new outputs) run once more; one still undecided counts in the build's one warning line
+    (:mod:`mutators.runaway`), as another machine may decide it."""
     from dynbench_tasks.judge.pool import undecided_tests
     from mutators import runaway
 

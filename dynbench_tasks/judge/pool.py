@@ -190,7 +190,7 @@ class JobResult:
 def undecided_tests(result: JobResult, tests: int) -> list[int]:
     """The tests of a job of ``tests`` that a time limit or a failing machine decided rather than the program:
     all of them where its compiler ran out of time or died, else those that timed out and those left unrun
-    after a timeout (a program's first failure ends its judging)."""
+    after one (the judge runs no test of a program after its first timeout)."""
     if result.status == COMPILE_ERROR:
         return list(range(tests)) if result.diagnostics in (COMPILER_TOO_SLOW, COMPILER_DIED) else []
     return [index for index in range(tests) if index >= len(result.runs) or result.runs[index].outcome == TIMED_OUT]
