@@ -41,7 +41,7 @@ def note(items) -> None:
 
 def add(count: int) -> None:
     """Count ``count`` runs a time limit (or a failing machine) decided outside the sandbox's outcomes: the
-    benchmark's own Java, checking derived inputs."""
+    benchmark's own Java, checking Avatar's derived inputs or giving TransCoder's reference values."""
     global _stopped
     _stopped += count
 
