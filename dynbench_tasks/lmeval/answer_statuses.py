@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from dynbench_tasks.benchmarks import BENCHMARKS
-from dynbench_tasks.benchmarks.final_answer import _REASONING as REASONING_TAG  # the tags the reader sets aside
+from dynbench_tasks.benchmarks.final_answer import REASONING_TAG  # the tags the reader sets aside
 
 UNREAD = "unread"  # the lm-eval metric: the share of samples whose reply gave no answer to read
 UNREAD_METRIC = {"metric": UNREAD, "aggregation": "mean", "higher_is_better": False}
