@@ -23,7 +23,9 @@ returns", the reply's last value when words of a conclusion come right before it
 answer ("it returns 0 for sure", "I'd go with 0", "Either X or 0", "0 as my prediction"). ``# done`` ends
 nothing: what follows it is read.
 
-The benchmark says how one statement reads (a :class:`Reading`); this module finds the statements.
+The benchmark says how one statement reads (a :class:`~reply_values.Reading`); this module finds the
+statements. What the text after the answer does to it is read by :mod:`taken_back` (words of correction, a
+value said to be the answer) and :mod:`later_values` (a value that stands as a second answer).
 """
 
 from __future__ import annotations
