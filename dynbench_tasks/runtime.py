@@ -46,13 +46,15 @@ def _shared(name: str, workers_variable: str, start: Callable[[int], object], sp
 
 def shared_sandbox(hash_seed: int | None = None):
     """The sandbox for equivalence checks and scoring (``DYNBENCH_SANDBOX_WORKERS`` workers, default
-    this process's share of the cores); with ``hash_seed``, one whose processes all use that PYTHONHASHSEED."""
+    this process's share of the cores); with ``hash_seed``, a build's: one whose processes all use that
+    PYTHONHASHSEED, and which runs a task a wall-clock deadline stopped once more (``Sandbox.rerun_stalled``)."""
     from dynbench_tasks.locations import data_locations
     from mutators.execution import Sandbox
 
     name = "sandbox" if hash_seed is None else f"sandbox (PYTHONHASHSEED={hash_seed})"
     return _shared(name, "DYNBENCH_SANDBOX_WORKERS",
-                   lambda workers: Sandbox(workers=workers, hidden=data_locations(), hash_seed=hash_seed))
+                   lambda workers: Sandbox(workers=workers, hidden=data_locations(), hash_seed=hash_seed,
+                                           rerun_stalled=hash_seed is not None))
 
 
 def shared_java_judge():

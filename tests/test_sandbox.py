@@ -1,12 +1,15 @@
 """The sandbox contains what it runs: time, memory, processes, files, environment, privileges."""
 
+import contextlib
 import os
+import threading
 import time
 import uuid
 from pathlib import Path
 
 from mutators.execution import Sandbox, WorkerPool
 from mutators.execution.limits import preloaded, shares_a_process
+from mutators.runaway import stalled, stopped_runs
 
 
 def _script(box: Sandbox, source: str, seconds: float = 2.0, **limits) -> dict:
@@ -306,7 +309,6 @@ def test_a_worker_that_ends_costs_its_batch_nothing_each_task_runs_again_alone()
     every task of its batch an error, and which tasks share a batch depends on the core count: so a build's
     documents could differ by machine. Each runs once more alone and gives its own result."""
     import signal
-    import threading
 
     tasks = [{"kind": "run_script", "payload": {"source": f"import time\ntime.sleep({pause})\nprint({n})",
                                                 "stdin": "", "seconds": 5.0}}
@@ -320,3 +322,88 @@ def test_a_worker_that_ends_costs_its_batch_nothing_each_task_runs_again_alone()
         killer.join()
         assert worker.process.pid != first  # it did end, and was started afresh
     assert [result["result"]["stdout"] for result in results] == ["0\n", "1\n", "2\n"], results
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` now (read from /proc: a sandbox's processes are this machine's too)."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as handle:
+                parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (ValueError, OSError, IndexError):
+            continue
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _stall_the_first_task(box: Sandbox, seconds: float) -> threading.Thread:
+    """Stop the first process the box's worker starts from now on for ``seconds``, as a machine stalls one."""
+    import signal
+
+    root = box.workers[0].process.pid
+    before = _descendants(root)
+
+    def stall() -> None:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            started = _descendants(root) - before
+            if started:
+                for pid in started:
+                    os.kill(pid, signal.SIGSTOP)
+                time.sleep(seconds)
+                for pid in started:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGCONT)
+                return
+            time.sleep(0.01)
+
+    staller = threading.Thread(target=stall)
+    staller.start()
+    return staller
+
+
+def test_a_builds_task_a_stall_stopped_runs_again_and_that_run_decides():
+    """A task stopped by its wall-clock limit because the machine stalled it (here stopped from outside, as a
+    busy or swapping host stops a process for seconds) would decide a build's document by the clock. A build's
+    sandbox runs it once more alone, and that run's result stands; a sandbox that does not (scoring's) keeps the
+    stop, which is what the first run gives."""
+    task = {"kind": "run_script", "payload": {"source": "import time\ntime.sleep(0.3)\nprint(7)", "stdin": "",
+                                              "seconds": 2.0}, "limits": {"wall_seconds": 1.5}}
+    for rerun_stalled, expected in ((False, None), (True, "7\n")):
+        with Sandbox(workers=1, rerun_stalled=rerun_stalled) as box:
+            staller = _stall_the_first_task(box, 3.0)
+            result = box.run([task])[0]
+            staller.join()
+        assert result.get("result", {}).get("stdout") == expected, (rerun_stalled, result)
+        assert stalled(result) is (expected is None) and stopped_runs(result) == (expected is None), result
+
+
+def test_a_run_of_many_a_stall_stopped_marks_its_task_stalled():
+    """Within a task that runs a program on many stdins, the run a stall kept past its wall-clock deadline is marked
+    (the task then runs again in a build's sandbox); a run its CPU limit stopped is not: a stall spends no CPU."""
+    runs = [{"outcome": "exit:0", "stdout": "1\n"}, {"outcome": "timeout", "stdout": "", "ended": "timeout"}]
+    spun = {"status": "ok", "result": {"results": runs}}
+    assert stopped_runs(spun) == 1 and not stalled(spun)
+    with Sandbox(workers=1) as box:
+        outcome = box.run([{"kind": "run_scripts", "payload": {
+            "source": "import time\nif input() == 'sleep':\n    time.sleep(30)\nprint(1)", "stdins": ["a", "sleep"],
+            "seconds": 1.0, "every": True, "run_wall_seconds": 1}, "limits": {"wall_seconds": 20, "nproc": 64}}])[0]
+    assert [run["outcome"] for run in outcome["result"]["results"]] == ["exit:0", "timeout"]
+    assert stalled(outcome) and stopped_runs(outcome) == 1, outcome
+
+
+def test_a_runaway_its_cpu_limit_stopped_runs_once():
+    """A task that loops for ever is stopped by its CPU limit, which a stall does not reach: it runs once, in a
+    build's sandbox too, and counts one stopped run."""
+    task = {"kind": "run_script", "payload": {"source": "while True: pass", "stdin": "", "seconds": 0.3}}
+    with Sandbox(workers=1, rerun_stalled=True) as box:
+        worker, batches = box.workers[0], []
+        real_run = worker.run
+        worker.run = lambda batch: batches.append(len(batch)) or real_run(batch)
+        result = box.run([task])[0]
+    assert result["result"]["outcome"] == "timeout" and stopped_runs(result) == 1 and not stalled(result), result
+    assert batches == [1]

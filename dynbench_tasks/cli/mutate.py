@@ -320,7 +320,8 @@ def run(args: argparse.Namespace) -> int:
 
     def sandbox(hash_seed):
         if hash_seed not in sandboxes:
-            sandboxes[hash_seed] = Sandbox(workers=args.workers, hidden=data_locations(), hash_seed=hash_seed)
+            sandboxes[hash_seed] = Sandbox(workers=args.workers, hidden=data_locations(), hash_seed=hash_seed,
+                                          rerun_stalled=True)
         return sandboxes[hash_seed]
 
     # An --input file's programs are mutated each in a worker process with a size limit and a deadline;

@@ -6,6 +6,9 @@ Untrusted code never runs in the calling process. Tasks go to worker processes i
 runs in its own forked child with resource limits, so a hung, crashing or forking task costs only
 its own result (``{"status": "timeout" | "died" | "error"}``). Nothing a task does can raise here: a
 worker that ends or answers garbage is started afresh, and each task of its batch runs once more alone.
+A build's sandbox (``rerun_stalled``) also runs once more alone each task that a wall-clock deadline stopped
+(a run of it, or the whole): a machine that stalls a process for seconds (a busy or swapping host) must not
+decide what a document holds. A CPU limit is no such clock: a stall spends no CPU time.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from mutators.execution.isolation import (
 )
 from mutators.execution.limits import CLEAN_ENVIRONMENT, DEFAULT_LIMITS, UNPRIVILEGED_ID
 from mutators.execution.pool import WorkerPool
+from mutators.runaway import stalled
 
 WORKER_ENDED = {"status": "error", "error": "sandbox worker ended"}
 
@@ -116,12 +120,15 @@ class Sandbox(WorkerPool):
 
     ``hidden``: folders no sandboxed process may see even where they lie inside a folder it reads
     (benchmark data, caches). ``hash_seed``: a fixed PYTHONHASHSEED for every process (set and dict
-    order then repeat across runs). ``isolation`` says which boundary the workers have."""
+    order then repeat across runs). ``rerun_stalled``: each task a wall-clock deadline stopped runs once more
+    alone, and that run's result stands (for builds: see the module's docstring). ``isolation`` says which boundary the
+    workers have."""
 
     def __init__(self, workers: int | None = None, batch_size: int = 32, hidden: Sequence[str] = (),
-                 hash_seed: int | None = None) -> None:
+                 hash_seed: int | None = None, rerun_stalled: bool = False) -> None:
         _check_platform()
         self.isolation = isolation()
+        self.rerun_stalled = rerun_stalled
         count = max(1, workers or os.cpu_count() or 1)
         super().__init__(lambda: _Worker(self.isolation, hidden, hash_seed), batch_size, count)
 
@@ -132,8 +139,9 @@ class Sandbox(WorkerPool):
         # A worker that ended cost each task of its batch an error, whatever the task did; and which tasks shared
         # that batch depends on the machine's core count. Each runs once more in a batch of its own, so that only
         # a task that ends its worker by itself keeps the error.
-        ended = [index for index, result in enumerate(results) if result == WORKER_ENDED]
-        again = self.map(lambda worker, batch: worker.run(batch), [complete[i] for i in ended], largest_batch=1)
-        for index, result in zip(ended, again, strict=True):
+        undecided = [index for index, result in enumerate(results)
+                     if result == WORKER_ENDED or (self.rerun_stalled and stalled(result))]
+        again = self.map(lambda worker, batch: worker.run(batch), [complete[i] for i in undecided], largest_batch=1)
+        for index, result in zip(undecided, again, strict=True):
             results[index] = result
         return results

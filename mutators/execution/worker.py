@@ -58,6 +58,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the 
 import plain
 
 RESULT_CAP = 8 * 1024 * 1024
+# Marks a run or a task its wall-clock deadline stopped, where neither its CPU limit nor its step budget did: a
+# stall of the machine can do that, and the client may run it again (mutators.runaway.stalled)
+WALL_CLOCK_STOP = {"clock": "wall"}
 TEXT_CAP = 1024 * 1024
 
 
@@ -467,9 +470,11 @@ def task_run_scripts(payload):
                 status = _ended(pid)
                 pid = None
                 # no report (``ended`` says why, as a task of its own would: "timeout", or "died" where the run
-                # ended early, killed by a signal other than the CPU limit's or exiting without a word)
+                # ended early, killed by a signal other than the CPU limit's or exiting without a word; a run
+                # its wall-clock deadline stopped says so, as a stalled machine stops one)
                 died = ended and not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU)
-                message = {"outcome": "timeout", "stdout": "", "ended": "died" if died else "timeout"}
+                message = {"outcome": "timeout", "stdout": "", "ended": "died" if died else "timeout",
+                           **({} if ended else WALL_CLOCK_STOP)}
             results.append(message)
             if _last_needed(message, payload, reached):
                 done = True
@@ -808,7 +813,7 @@ def run_task(task, reaper, config):
     status = reaper.status_of(pid)
     shutil.rmtree(workdir, ignore_errors=True)
     if data is None:
-        return {"status": "timeout"}
+        return {"status": "timeout", **WALL_CLOCK_STOP}
     if os.WIFSIGNALED(status):
         signal_name = signal.Signals(os.WTERMSIG(status)).name
         return {"status": "timeout" if signal_name == "SIGXCPU" else "died", "error": signal_name}
