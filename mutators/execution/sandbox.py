@@ -121,8 +121,8 @@ class Sandbox(WorkerPool):
     ``hidden``: folders no sandboxed process may see even where they lie inside a folder it reads
     (benchmark data, caches). ``hash_seed``: a fixed PYTHONHASHSEED for every process (set and dict
     order then repeat across runs). ``rerun_stalled``: each task a wall-clock deadline stopped runs once more
-    alone, and that run's result stands (for builds: see the module's docstring). ``isolation`` says which boundary the
-    workers have."""
+    alone, and that run's result stands (for builds: see the module's docstring). ``isolation`` says which
+    boundary the workers have."""
 
     def __init__(self, workers: int | None = None, batch_size: int = 32, hidden: Sequence[str] = (),
                  hash_seed: int | None = None, rerun_stalled: bool = False) -> None:
@@ -138,7 +138,7 @@ class Sandbox(WorkerPool):
         results = self.map(lambda worker, batch: worker.run(batch), complete, progress)
         # A worker that ended cost each task of its batch an error, whatever the task did; and which tasks shared
         # that batch depends on the machine's core count. Each runs once more in a batch of its own, so that only
-        # a task that ends its worker by itself keeps the error.
+        # a task that ends its worker by itself keeps the error; so does each task a stall may have stopped.
         undecided = [index for index, result in enumerate(results)
                      if result == WORKER_ENDED or (self.rerun_stalled and stalled(result))]
         again = self.map(lambda worker, batch: worker.run(batch), [complete[i] for i in undecided], largest_batch=1)
