@@ -154,6 +154,23 @@ def test_a_look_alike_letter_in_a_model_name_shows_escaped(tmp_path):
     assert [r["model"] for r in board(tmp_path / "site")] == ["org/model", "org/m\\u043edel"]
 
 
+def test_ascii_names_that_look_alike_are_named_in_one_warning_line(tmp_path):
+    """Red team 6: "meta-IIama/m" (two capital I) beside "meta-llama/m" made a row that read as the victim's; a hub's
+    names are ASCII, so no escape shows it. The rows stay apart, and one warning line names both with their folders;
+    names that merely share a prefix, or one folder's own runs, give none."""
+    victim = named(tmp_path / "victim", "meta-llama/m", [1, 1, 1, 1])
+    impostor = named(tmp_path / "impostor", "META-IIama/rn", [0, 0, 0, 0])
+    other = named(tmp_path / "other", "meta-llama/m2", [0, 0, 0, 0])
+    done = leaderboard(victim, impostor, other, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [r["model"] for r in board(tmp_path / "site")] == ["meta-llama/m", "META-IIama/rn", "meta-llama/m2"]
+    alike = [line for line in warnings_in(done) if "look alike" in line]
+    assert alike == [f"dynbench leaderboard: warning: the model names META-IIama/rn (in {impostor}) and meta-llama/m "
+                     f"(in {victim}) look alike: each is its own row; check who submitted each"], warnings_in(done)
+    done = leaderboard(victim, other, "--out", str(tmp_path / "apart"))  # the control: alike only in a prefix
+    assert done.returncode == 0 and not [line for line in warnings_in(done) if "look alike" in line], done.stderr
+
+
 def test_a_space_no_one_sees_in_a_model_name_shows_escaped(tmp_path):
     """Red team 4: "org/model " (a space at the end), " org/model" and "org/model\t" showed as "org/model" in
     Markdown and HTML, which trim them; "org/mo  del" showed as "org/mo del" in HTML, which collapses them."""

@@ -246,6 +246,34 @@ def shared_name_lines(runs: list[TaskRun]) -> list[str]:
                      "name") for name, labels in sorted(folders.items())]
 
 
+# ASCII letters that read as others (capital I, digit 1 and a bar as a small L; digit 0 as O), and pairs that read as
+# one letter: two names alike after them, case aside, read as one name in a table
+_READ_ALIKE = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "o"})
+_PAIRS_ALIKE = (("rn", "m"), ("vv", "w"))
+
+
+def _as_read(name: str) -> str:
+    read = name.translate(_READ_ALIKE).casefold()
+    for pair, letter in _PAIRS_ALIKE:
+        read = read.replace(pair, letter)
+    return read
+
+
+def look_alike_lines(runs: list[TaskRun]) -> list[str]:
+    """One line for each set of model names, submitted from different folders, that differ only in letters that
+    look alike or in case (``meta-IIama`` beside ``meta-llama``): each is its own row, which a reader of the table
+    could take for the other's."""
+    names: dict[str, dict[str, set[str]]] = {}
+    for run in runs:
+        names.setdefault(_as_read(run.submitted_model), {}).setdefault(run.submitted_model, set()).add(run.submission)
+    lines = []
+    for alike in names.values():
+        if len(alike) > 1 and len(set().union(*alike.values())) > 1:
+            shown = " and ".join(f"{name} (in {', '.join(sorted(where))})" for name, where in sorted(alike.items()))
+            lines.append(one_line(f"the model names {shown} look alike: each is its own row; check who submitted each"))
+    return lines
+
+
 def _task_runs(results: dict, path: Path, model: str, folder: str) -> list[TaskRun]:
     """The dynbench tasks (and lm-eval's own comparable tasks) of one results file in the submission ``folder``."""
     stamp = path.stem.removeprefix("results_")

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         warnings,
         write_leaderboard,
     )
-    from dynbench_tasks.analysis.runs import BUILTIN, shared_name_lines
+    from dynbench_tasks.analysis.runs import BUILTIN, look_alike_lines, shared_name_lines
     from dynbench_tasks.analysis.verify import verify_task
     from dynbench_tasks.contamination.leaderboard_column import recitation_column
 
@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
         print(verdict.line())  # one line of plain text: it names the model, and a submitted name may hold anything
     game = Round(args.seed, args.round_metadata, args.require_greedy, args.data_dir)
     rows, written = write_leaderboard(runs, verdicts, Path(args.out), game=game, recite=recitation_column(verdicts))
-    for line in (shared_name_lines(runs) + duplicate_warnings(runs) + settings_warnings(runs, game)
-                 + warnings(rows, args.seed)):
+    for line in (shared_name_lines(runs) + look_alike_lines(runs) + duplicate_warnings(runs)
+                 + settings_warnings(runs, game) + warnings(rows, args.seed)):
         print(f"dynbench leaderboard: warning: {line}", file=sys.stderr)
     for path in written:
         print(path)
