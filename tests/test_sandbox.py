@@ -341,7 +341,7 @@ def _descendants(pid: int) -> set[int]:
 
 
 def _stall_the_first_task(box: Sandbox, seconds: float) -> threading.Thread:
-    """Stop the first process the box's worker starts from now on for ``seconds``, as a machine stalls one."""
+    """Stop the processes the box's worker starts first from now on, for ``seconds``, as a stalled machine would."""
     import signal
 
     root = box.workers[0].process.pid
@@ -383,8 +383,9 @@ def test_a_builds_task_a_stall_stopped_runs_again_and_that_run_decides():
 
 
 def test_a_run_of_many_a_stall_stopped_marks_its_task_stalled():
-    """Within a task that runs a program on many stdins, the run a stall kept past its wall-clock deadline is marked
-    (the task then runs again in a build's sandbox); a run its CPU limit stopped is not: a stall spends no CPU."""
+    """Within a task that runs a program on many stdins, a run kept past its wall-clock deadline (here by sleeping, as
+    a stall would keep it) is marked, and the task then runs again in a build's sandbox; a run its CPU limit stopped
+    is not: a stall spends no CPU."""
     runs = [{"outcome": "exit:0", "stdout": "1\n"}, {"outcome": "timeout", "stdout": "", "ended": "timeout"}]
     spun = {"status": "ok", "result": {"results": runs}}
     assert stopped_runs(spun) == 1 and not stalled(spun)
