@@ -16,7 +16,13 @@ from dynbench_tasks.benchmarks.new_answers import (
     literal_problem,
     script_problem,
 )
-from dynbench_tasks.benchmarks.transcoder_harness import harness_calling, judged_harness, judged_parameters
+from dynbench_tasks.benchmarks.transcoder_harness import (
+    harness_calling,
+    harness_imports,
+    harness_parameters,
+    judged_harness,
+    judged_parameters,
+)
 from dynbench_tasks.benchmarks.translation import removed_apis
 from mutators import MUTATED, UNCHANGED, ProgramKind, mutate, parse_chain
 from mutators.input_choice import choose_new_inputs, guessable
@@ -253,6 +259,24 @@ def test_a_transcoder_harness_keeps_the_calls_it_is_scored_on():
     narrowed = harness_calling(record["java_harness"], kept)
     assert judged_parameters(narrowed) == [call for call, keep in zip(calls, kept, strict=True) if keep]
     assert len(calls) == 10 and judged_harness(narrowed).comparison == judged_harness(record["java_harness"]).comparison
+
+
+def test_a_harness_is_read_once_and_each_caller_gets_a_list_of_its_own(monkeypatch):
+    """Every task of a run asks for each TransCoder problem's program: its harness is parsed once per process."""
+    from mutators import thread_safe_ast
+
+    python_harness = "import math\nparam = [(1, 'a'), (3, [4])]\n# test_newoutput: read once\n"
+    java_harness = 'param0.add(1);\nparam0.add(2);\nparam1.add("x");\nparam1.add("y"); // test_newoutput\n'
+    parsed = []
+    parse = thread_safe_ast.parse
+    monkeypatch.setattr(thread_safe_ast, "parse", lambda text, *rest, **named: parsed.append(text) or parse(text, *rest, **named))
+    for _ in range(3):
+        arguments, judged = harness_parameters(python_harness), judged_parameters(java_harness)
+        assert arguments == ["1, 'a'", "3, [4]"] and judged == ["1, 'x'", "2, 'y'"]
+        arguments.append("a caller's own call")
+        judged.clear()
+        assert harness_imports(python_harness) == "import math"
+    assert parsed.count(python_harness) == 2  # once for its calls, once for its imports
 
 
 def test_the_operator_parses_in_chains_and_presets():

@@ -42,6 +42,9 @@ def entry_point(code: str) -> str | None:
     return names[-1] if names else None
 
 
+# Each harness is read once per process: every task of a run, and every seed, asks for each problem's program
+# (parsed once per task and problem, TransCoder's harnesses cost a cold build's main process ~14 s a seed).
+@lru_cache(maxsize=2048)
 def harness_imports(python_harness: str | None) -> str:
     """The import statements of the Python harness: the program runs after them there."""
     try:
@@ -88,22 +91,27 @@ def usual_imports(code: str) -> str:
 
 def harness_parameters(python_harness: str | None) -> list[str]:
     """Argument texts of every call the TransCoder Python harness makes (its ``param`` list)."""
+    return list(_harness_parameters(python_harness))
+
+
+@lru_cache(maxsize=2048)
+def _harness_parameters(python_harness: str | None) -> tuple[str, ...]:
     from mutators.perturb import render_arguments
 
     if not python_harness:
-        return []
+        return ()
     try:
         module = thread_safe_ast.parse(python_harness)
     except SyntaxError:
-        return []
+        return ()
     for node in ast.walk(module):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "param" for t in node.targets):
             try:
                 sets = thread_safe_ast.literal_eval(node.value)
             except ValueError:
-                return []
-            return [render_arguments(list(params), {}) for params in sets]
-    return []
+                return ()
+            return tuple(render_arguments(list(params), {}) for params in sets)
+    return ()
 
 
 _PARAMETER = re.compile(r"\bparam(\d+)\.add\((.*)\);")
@@ -152,16 +160,21 @@ def _python_literal(expression: str) -> str | None:
 def judged_parameters(java_harness: str | None) -> list[str]:
     """Argument texts, as Python literals, of every call the Java harness makes (its ``param0`` …
     lists, element by element): exactly what a judged translation is called with."""
+    return list(_judged_parameters(java_harness))
+
+
+@lru_cache(maxsize=2048)
+def _judged_parameters(java_harness: str | None) -> tuple[str, ...]:
     lists: dict[int, list[str]] = {}
     for match in _PARAMETER.finditer(java_harness or ""):
         literal = _python_literal(match.group(2))
         if literal is None:
-            return []
+            return ()
         lists.setdefault(int(match.group(1)), []).append(literal)
     columns = [lists[k] for k in sorted(lists)]
     if not columns or sorted(lists) != list(range(len(lists))) or len({len(c) for c in columns}) != 1:
-        return []
-    return [", ".join(call) for call in zip(*columns, strict=True)]
+        return ()
+    return tuple(", ".join(call) for call in zip(*columns, strict=True))
 
 
 def harness_calling(java_harness: str, kept: list[bool]) -> str:
