@@ -43,7 +43,7 @@ def entry_point(code: str) -> str | None:
 
 
 # Each harness is read once per process: every task of a run, and every seed, asks for each problem's program
-# (parsed once per task and problem, TransCoder's harnesses cost a cold build's main process ~14 s a seed).
+# (parsed once per task and problem, TransCoder's harnesses cost a cold build's main process ~19 s a seed).
 @lru_cache(maxsize=2048)
 def harness_imports(python_harness: str | None) -> str:
     """The import statements of the Python harness: the program runs after them there."""
