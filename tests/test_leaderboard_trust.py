@@ -171,6 +171,24 @@ def test_ascii_names_that_look_alike_are_named_in_one_warning_line(tmp_path):
     assert done.returncode == 0 and not [line for line in warnings_in(done) if "look alike" in line], done.stderr
 
 
+def test_a_folder_named_to_read_as_anothers_gets_a_warning_line(tmp_path):
+    """Runs of one model name from two folders are two rows, each labelled with its folder: a folder named to read
+    as the victim's ("wiIliam", a capital I, beside "william") made two labels that read as one, and the submitted
+    names are equal, so no look-alike line named them. One line names both labels; folders that differ plainly
+    give none."""
+    victim = named(tmp_path / "william", "org/m", [1, 1, 1, 1])
+    impostor = named(tmp_path / "wiIliam", "org/m", [0, 0, 0, 0])
+    done = leaderboard(victim, impostor, "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert sorted(r["model"] for r in board(tmp_path / "site")) == [f"org/m (in {impostor})", f"org/m (in {victim})"]
+    alike = [line for line in warnings_in(done) if "look alike" in line]
+    assert alike == [f"dynbench leaderboard: warning: the row labels org/m (in {impostor}) and org/m (in {victim}) "
+                     "look alike: each is its own submitter's row; check who submitted each"], warnings_in(done)
+    other = named(tmp_path / "walter", "org/m", [0, 0, 0, 0])
+    done = leaderboard(victim, other, "--out", str(tmp_path / "apart"))  # the control
+    assert done.returncode == 0 and not [line for line in warnings_in(done) if "look alike" in line], done.stderr
+
+
 def test_a_space_no_one_sees_in_a_model_name_shows_escaped(tmp_path):
     """Red team 4: "org/model " (a space at the end), " org/model" and "org/model\t" showed as "org/model" in
     Markdown and HTML, which trim them; "org/mo  del" showed as "org/mo del" in HTML, which collapses them."""

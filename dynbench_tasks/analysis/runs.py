@@ -261,17 +261,24 @@ def _as_read(name: str) -> str:
 
 def look_alike_lines(runs: list[TaskRun]) -> list[str]:
     """One line for each set of model names, submitted from different folders, that differ only in letters that
-    look alike or in case (``meta-IIama`` beside ``meta-llama``): each is its own row, which a reader of the table
-    could take for the other's."""
+    look alike or in case (``meta-IIama`` beside ``meta-llama``), and one for each set of row labels that do
+    (``org/m (in subs/wiIliam)`` beside ``org/m (in subs/william)``: a folder named to read as another's): each
+    is its own row, which a reader of the table could take for the other's."""
+    submitted = {(run.submitted_model, run.submission) for run in runs}
+    labelled = {(run.model, run.submission) for run in runs if run.model != run.submitted_model}
+    return ([f"the model names {shown} look alike: each is its own row; check who submitted each"
+             for shown in _alike(submitted, lambda name, where: f"{name} (in {', '.join(sorted(where))})")] +
+            [f"the row labels {shown} look alike: each is its own submitter's row; check who submitted each"
+             for shown in _alike(labelled, lambda label, _: label)])
+
+
+def _alike(shown_in: set[tuple[str, str]], show) -> list[str]:
+    """Each set of names (of (name, folder) pairs) from several folders that read as one, shown one line each."""
     names: dict[str, dict[str, set[str]]] = {}
-    for run in runs:
-        names.setdefault(_as_read(run.submitted_model), {}).setdefault(run.submitted_model, set()).add(run.submission)
-    lines = []
-    for alike in names.values():
-        if len(alike) > 1 and len(set().union(*alike.values())) > 1:
-            shown = " and ".join(f"{name} (in {', '.join(sorted(where))})" for name, where in sorted(alike.items()))
-            lines.append(one_line(f"the model names {shown} look alike: each is its own row; check who submitted each"))
-    return lines
+    for name, folder in shown_in:
+        names.setdefault(_as_read(name), {}).setdefault(name, set()).add(folder)
+    return [one_line(" and ".join(show(name, where) for name, where in sorted(alike.items())))
+            for _, alike in sorted(names.items()) if len(alike) > 1 and len(set().union(*alike.values())) > 1]
 
 
 def _task_runs(results: dict, path: Path, model: str, folder: str) -> list[TaskRun]:
