@@ -113,9 +113,10 @@ def test_every_spelling_of_exit_is_redirected_and_nothing_else():
         assert js.judge_rewrites(untouched) == untouched
 
 
-def test_the_fast_output_idiom_writes_to_the_tests_stdout():
+def test_the_fast_output_idiom_and_every_other_fd_1_write_to_the_tests_stdout():
     """The JVM's fd 1 goes to /dev/null (the runner replies elsewhere): ``new FileOutputStream(FileDescriptor.out)``
-    becomes a FileOutputStream that writes where System.out does (red team 6's honest misjudge)."""
+    becomes a FileOutputStream that writes where System.out does (red team 6's honest misjudge), and any other
+    ``FileDescriptor.out`` a descriptor whose bytes go there too (red team 8's five honest forms)."""
     redirected = {
         "new PrintWriter(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out)));":
             "new PrintWriter(new BufferedOutputStream(new dynbench.Stdout()));",
@@ -128,9 +129,26 @@ def test_the_fast_output_idiom_writes_to_the_tests_stdout():
     }
     for before, after in redirected.items():
         assert js.judge_rewrites(before) == after, before
+    descriptor = "dynbench.Stdout.descriptor()"
+    for before, after in {
+        "FileDescriptor d = FileDescriptor.out;": f"FileDescriptor d = {descriptor};",
+        "new FileWriter(java.io.FileDescriptor.out)": f"new FileWriter({descriptor})",
+        "new FileOutputStream((FileDescriptor.out))": f"new FileOutputStream(({descriptor}))",
+        "new FileOutputStream(FileDescriptor.out, true)": f"new FileOutputStream({descriptor}, true)",
+        "x.new FileOutputStream(FileDescriptor.out)": f"x.new FileOutputStream({descriptor})",
+        "import java.io.FileDescriptor; class A { Object o = FileDescriptor.out; }":
+            f"import java.io.FileDescriptor; class A {{ Object o = {descriptor}; }}",
+    }.items():
+        assert js.judge_rewrites(before) == after, before
+    for before, after in {  # as the exit's static imports are rewritten (red team 9: h13)
+        "import static java.io.FileDescriptor.out;\nclass A { Object o = out; }":
+            "import static dynbench.Stdout.out;\nclass A { Object o = out; }",
+        "import static java.io.FileDescriptor.*;": "import static java.io.FileDescriptor.*; import static dynbench.Stdout.out;",
+    }.items():
+        assert js.judge_rewrites(before) == after, before
     for untouched in ('String s = "new FileOutputStream(FileDescriptor.out)";', "new FileOutputStream(FileDescriptor.err)",
-                      "new FileOutputStream(my.FileDescriptor.out)", "FileDescriptor d = FileDescriptor.out;",
-                      "new FileOutputStream(FileDescriptor.out, true)", "x.new FileOutputStream(FileDescriptor.out)"):
+                      "new FileOutputStream(my.FileDescriptor.out)", "import static java.io.FileDescriptor.err;",
+                      "FileDescriptor.outer"):
         assert js.judge_rewrites(untouched) == untouched, untouched
 
 
@@ -163,6 +181,77 @@ def test_the_idiom_behaves_as_fd_1_does_in_a_jvm_of_its_own(judge):
         assert result.status == 0, (name, result.diagnostics)
         assert [run.stdout for run in result.runs] == printed, name
         assert {run.outcome for run in result.runs} == {outcome}, name  # 0 returned, 1 threw
+
+
+def test_fd_1_reached_any_way_a_source_spells_it_is_the_tests_stdout(judge):
+    """Red team 8's five honest forms, judged ``wrong_output`` before: each printed its answer through fd 1 another way
+    than the idiom's stream (that stream's channel or descriptor, a FileWriter, the descriptor held in a variable or
+    in parentheses), and it went to /dev/null. Each is now the test's stdout, in order with System.out's lines; a
+    program that closes the descriptor closes its test's stdout, as in plain java, and its later tests get a fresh
+    JVM; a byte System.out.write(int) writes alone waits for a flush, as in java's System.out (red team 8's h17,
+    printed first before). Red team 9's: the descriptor imported statically, a FileWriter flushed by a shutdown hook
+    or before an exit the rewrite does not see (the JVM ends: the judge reads the rest of the descriptor file), and
+    a subclass of the idiom's stream whose close() declares what FileOutputStream's does. Every test prints what
+    plain java prints, and ends as it does there."""
+    answer = '(a + b + "\\n").getBytes()'
+    writer = 'Writer w = new FileWriter(FileDescriptor.out); w.write(a + b + "\\n");'
+    sums, returned, exited = [b"3\n", b"42\n", b"11\n"], 0, 2
+    forms = {
+        "the idiom's channel": ("new FileOutputStream(FileDescriptor.out).getChannel().write("
+                                f"java.nio.ByteBuffer.wrap({answer}));", sums, returned),
+        "the idiom's descriptor": ("new FileOutputStream(new FileOutputStream(FileDescriptor.out).getFD()).write("
+                                   f"{answer});", sums, returned),
+        "a FileWriter": (f"{writer} w.flush();", sums, returned),
+        "a variable": (f"FileDescriptor fd = FileDescriptor.out; new FileOutputStream(fd).write({answer});", sums,
+                       returned),
+        "parentheses": (f"new FileOutputStream((FileDescriptor.out)).write({answer});", sums, returned),
+        "in order with System.out": ('System.out.print("="); Writer w = new FileWriter(java.io.FileDescriptor.out); '
+                                     'w.write(a + b + ""); w.flush(); System.out.println("=");',
+                                     [b"=3=\n", b"=42=\n", b"=11=\n"], returned),
+        "closed, then System.out": (f'{writer} w.close(); System.out.println("after the close");', sums, returned),
+        # java's System.out keeps a byte written alone until a flush (red team 8: h17)
+        "System.out.write(int), flushed last": (f"System.out.write('='); new FileOutputStream(FileDescriptor.out).write("
+                                                f"{answer}); System.out.flush();", [b"3\n=", b"42\n=", b"11\n="],
+                                                returned),
+        "imported statically": ("new PrintStream(new FileOutputStream(out), true).println(a + b);", sums, returned),
+        "flushed by a shutdown hook": ("PrintWriter p = new PrintWriter(new FileWriter(FileDescriptor.out)); "
+                                       "Runtime.getRuntime().addShutdownHook(new Thread(p::flush)); p.println(a + b);",
+                                       sums, exited),
+        "flushed, then an exit the rewrite does not see": (f"Runtime rt = Runtime.getRuntime(); {writer} w.flush(); "
+                                                           "rt.exit(0);", sums, exited),
+        "a subclass whose close() throws": ("OutputStream o = new FileOutputStream(FileDescriptor.out) { @Override "
+                                            "public void close() throws IOException { super.close(); } }; "
+                                            f"o.write({answer}); o.close();", sums, returned),
+    }
+    tests = [b"1 2\n", b"40 2\n", b"5 6\n"]
+    programs = [_sum_program(body) for body, _, _ in forms.values()]
+    programs = [program.replace("import java.util.*;", "import java.util.*;\nimport static java.io.FileDescriptor.out;")
+                if "statically" in name else program for name, program in zip(forms, programs, strict=True)]
+    results = judge.run([program_job(program, str(i), tests, 5000) for i, program in enumerate(programs)])
+    for (name, (_, printed, outcome)), result in zip(forms.items(), results, strict=True):
+        assert result.status == 0, (name, result.diagnostics)
+        assert [run.stdout for run in result.runs] == printed, name
+        assert {(run.outcome, run.exit_status) for run in result.runs} == {(outcome, 0)}, name
+
+
+def test_main_s_throwable_goes_to_the_handler_the_program_set_and_each_test_has_its_own_stderr(judge):
+    """Red team 9: java's launcher hands what main threw to the uncaught-exception handler a program set (a search
+    that unwinds with its result, printed and exited by the handler: ``passed`` in plain java, ``runtime_error``
+    before), and with none set the test threw; a program that made System.err its System.out in one test printed
+    the next test's debug line into that test's stdout."""
+    handled = ("Thread.setDefaultUncaughtExceptionHandler((t, e) -> { System.out.println(e.getMessage()); "
+               "System.exit(0); });\n throw new IllegalStateException(String.valueOf(a + b));")
+    own = ("Thread.currentThread().setUncaughtExceptionHandler((t, e) -> System.out.println(e.getMessage()));\n"
+           " throw new IllegalStateException(String.valueOf(a + b));")
+    unhandled = "System.out.println(a + b);\n throw new IllegalStateException();"
+    debug = 'System.err.println("debug");\n System.setErr(System.out);\n System.out.println(a + b);'
+    tests = [b"1 2\n", b"40 2\n"]
+    results = judge.run([program_job(_sum_program(body), str(i), tests, 5000)
+                         for i, body in enumerate([handled, own, unhandled, debug])])
+    expected = [(2, 0), (1, 0), (1, 0), (0, 0)]  # exited with 0; threw (java: status 1) after its handler; threw
+    for result, (outcome, status) in zip(results, expected, strict=True):
+        assert [run.stdout for run in result.runs] == [b"3\n", b"42\n"]
+        assert {(run.outcome, run.exit_status) for run in result.runs} == {(outcome, status)}
 
 
 def test_a_source_is_read_as_javac_reads_it_unicode_escapes_first():
@@ -284,6 +373,66 @@ def test_threads_outside_the_programs_group_and_throwables_that_lie_about_their_
             items.append((program.replace(printed, f"{printed} {body}"), doc))
             expected.append(status)
     assert BENCHMARKS["codenet"].judge_replies(items, judge, 2000) == expected
+
+def test_each_test_starts_from_the_jvms_defaults_and_no_thread_of_a_program_outlives_its_test(judge):
+    """A JVM runs several tests, where plain ``java`` starts each in a JVM of its own. Red team 5 (JV14): a system
+    property one test set was read by the next; so could a default locale, time zone or uncaught-exception handler
+    be. Red team 8 (a11): a daemon thread started in the JVM's root group outlived its test and printed the next
+    test's answer from that test's stdin, while the next test's own main printed nothing. Each program prints what
+    it sees, then changes it; every test must see what the first saw, and the ghost's tests their own silence."""
+    seen = ('System.out.println(System.getProperty("judged.seen", "fresh") + " " + String.format("%.1f", 1.5) + " "'
+            ' + TimeZone.getDefault().getID() + " " + (Thread.getDefaultUncaughtExceptionHandler() == null));')
+    changes = ('System.setProperty("judged.seen", "set"); Locale.setDefault(Locale.GERMANY); '
+               'TimeZone.setDefault(TimeZone.getTimeZone("Asia/Tokyo")); '
+               'Thread.setDefaultUncaughtExceptionHandler((t, e) -> System.out.println("handled"));')
+    ghost = ('for (Thread t : Thread.getAllStackTraces().keySet()) if (t.getName().equals("ghost")) return;\n'
+             'ThreadGroup top = Thread.currentThread().getThreadGroup(); while (top.getParent() != null) '
+             'top = top.getParent();\n final PrintStream o = System.out;\n'
+             'Thread g = new Thread(top, () -> { InputStream was = System.in; while (true) { '
+             'try { Thread.sleep(1); if (System.in != was) { was = System.in; Thread.sleep(30); '
+             'Scanner s = new Scanner(was); o.println(s.nextLong() + s.nextLong()); } } catch (Exception e) { } } }, '
+             '"ghost");\n g.setDaemon(true); g.start();\n if (a == 1) System.out.println(a + b);')
+    bodies = [f"{seen}\n {changes}\n System.out.println(a + b);",
+              f"{seen}\n System.setProperties(new Properties());\n System.out.println(a + b);", ghost]
+    tests = [b"1 2\n", b"40 2\n", b"5 6\n"]
+    leaking, replaced, haunted = judge.run([program_job(_sum_program(body), str(i), tests, 5000)
+                                            for i, body in enumerate(bodies)])
+    for result in (leaking, replaced):
+        firsts = [run.stdout.split(b"\n")[0] for run in result.runs]
+        assert len(firsts) == 3 and firsts[0].startswith(b"fresh 1.5 ") and firsts[0].endswith(b" true"), firsts
+        assert set(firsts) == {firsts[0]}, firsts
+    assert [run.stdout for run in haunted.runs] == [b"3\n", b"", b""]
+
+
+def test_a_program_that_may_act_in_a_later_test_gets_a_jvm_per_test(judge):
+    """Red team 9: an object's finalize() runs on the JVM's own finalizer thread, whenever it runs, so code of one test
+    ran in the next (it held the runner's thread group while it solved that test, before the test's clock started:
+    tests plain java times out on passed); a program's subclass of the idiom's stream stays attached to the shared
+    descriptor with its test's classes (200 MB of statics, out of memory by the fourth test). Either program's tests
+    now run one per JVM; a program with neither shares its JVM between tests, as before. The JVM's n-th thread has
+    the same id in every fresh JVM."""
+    main_thread = "System.out.println(Thread.currentThread().getId());"
+    programs = {
+        "a finalizer": f"new Object() {{ protected void finalize() {{ }} }};\n {main_thread}",
+        "a subclass of the idiom's stream": f"new FileOutputStream(FileDescriptor.out) {{ }};\n {main_thread}",
+        "neither": main_thread,
+    }
+    tests = [b"1 2\n", b"40 2\n", b"5 6\n"]
+    results = judge.run([program_job(_sum_program(body), str(i), tests, 5000) for i, body in enumerate(programs.values())])
+    ids = {name: [run.stdout for run in result.runs] for name, result in zip(programs, results, strict=True)}
+    assert all(len(set(printed)) == 1 for name, printed in ids.items() if name != "neither"), ids
+    assert len(set(ids["neither"])) == 3, ids
+
+
+def test_a_test_ends_when_another_thread_exits_while_main_waits(judge):
+    """Red team 9 (h10): a worker prints the answer and calls System.exit(0) while main waits on a latch; java ends
+    at once, and the test took its whole time limit here."""
+    body = ("java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);\n"
+            "new Thread(() -> { System.out.println(a + b); System.exit(0); }).start();\n never.await();")
+    result, = judge.run([program_job(_sum_program(body), "0", [b"1 2\n", b"40 2\n"], 5000)])
+    assert [(run.outcome, run.exit_status, run.stdout) for run in result.runs] == [(2, 0, b"3\n"), (2, 0, b"42\n")]
+    assert max(run.millis for run in result.runs) < 2500, [run.millis for run in result.runs]
+
 
 def test_statuses_of_transcoder_functions(judge):
     replies = {

@@ -187,12 +187,14 @@ AVATAR_ATTACKS = {  # each prints the right sum, forges a reply saying so, and t
     # on the last test only: the runner's reply to the first is read whole
     "a malformed frame (-1), then throws": (_sum(f"if (a == 40) {{ Forge.to({STDOUT}, new byte[] {{-1, -1, -1, -1}});"
                                                  f" {THROW} }}"), "runtime_error"),
-    # the judge sends `new FileOutputStream(FileDescriptor.out)` to the test's stdout; these reach the real fd 1
+    # the judge sends FileDescriptor.out to the test's stdout, however spelt; a frame written there is printed text
     "FileDescriptor.out held in a variable, then throws": (
         _sum(f"FileDescriptor out = FileDescriptor.out; Forge.to(new FileOutputStream(out), fake); {THROW}"),
         "runtime_error"),
     # as plain java prints the forged frame after the sum
     "FileDescriptor.out, then returns": (_sum(f"Forge.to({STDOUT}, fake);"), "wrong_output"),
+    "FileDescriptor.out held in a variable, then returns": (
+        _sum("FileDescriptor out = FileDescriptor.out; Forge.to(new FileOutputStream(out), fake);"), "wrong_output"),
     "FileDescriptor.err, then throws": (_sum(f"Forge.to(new FileOutputStream(FileDescriptor.err), fake); {THROW}"),
                                         "runtime_error"),
     "/dev/stdout, then throws": (_sum(f'Forge.toPath("/dev/stdout", fake); {THROW}'), "runtime_error"),
@@ -203,6 +205,16 @@ AVATAR_ATTACKS = {  # each prints the right sum, forges a reply saying so, and t
         f"        Thread writer = new Thread(() -> {{ while (true) {{ Forge.to({STDOUT}, fake); Forge.everywhere(fake);"
         " wrote.countDown(); try { Thread.sleep(2); } catch (InterruptedException e) { } } });\n"
         f"        writer.setDaemon(true); writer.start(); wrote.await(); {THROW}"), "runtime_error"),
+    # a runner that cannot read the shutdown hooks ends the JVM for real with the test's status, which the
+    # manager turns into 0 (red team 9); no security manager may be installed now
+    "a security manager that turns the runner's exit with 3 into status 0": (_sum(
+        "System.setSecurityManager(new SecurityManager() {\n"
+        "            public void checkPermission(java.security.Permission p) {\n"
+        "                if (!(p instanceof java.lang.reflect.ReflectPermission)) return;\n"
+        "                for (StackTraceElement e : new Throwable().getStackTrace())\n"
+        "                    if (e.getMethodName().equals(\"registeredShutdownHooks\")) throw new SecurityException(); }\n"
+        "            public void checkExit(int status) { if (status != 0) Runtime.getRuntime().halt(0); } });\n"
+        "        System.exit(3);"), "runtime_error"),
     "a shutdown hook, as the program exits with 3": (_sum(
         f"Runtime.getRuntime().addShutdownHook(new Thread(() -> {{ Forge.to({STDOUT}, fake); Forge.everywhere(fake); "
         "}));\n        System.exit(3);"), "runtime_error"),
@@ -264,7 +276,11 @@ AVATAR_CONTROLS = {"honest right": (_sum(""), "passed"), "honest wrong": (_sum("
                        "        System.out.flush();")), "passed"),
                    "honest, the idiom's stream declared and closed twice": (_sum("", prints=(
                        f"FileOutputStream raw = {STDOUT};\n        raw.write((a + b + \"\\n\").getBytes());\n"
-                       "        raw.close(); raw.close();")), "passed")}
+                       "        raw.close(); raw.close();")), "passed"),
+                   # fd 1 another way (red team 8): a descriptor whose bytes are the test's stdout, as fd 1's are
+                   "honest, a FileWriter on FileDescriptor.out": (_sum("", prints=(
+                       "Writer w = new FileWriter(FileDescriptor.out);\n        w.write(a + b + \"\\n\");\n"
+                       "        w.close();")), "passed")}
 TRANSCODER_ID = "ADD_1_TO_A_GIVEN_NUMBER"
 
 
@@ -390,7 +406,9 @@ PASSED_BEFORE = {"FileDescriptor.out, then throws", "FileDescriptor.out, then ha
                  "a shared library it wrote, loaded, or it throws",
                  # and before the runner waited on no monitor a program can hold nor called its code before a test
                  # ended (2c59abd; the getCause() one on 2c59abd too): passed
-                 *(name for name in AVATAR_ATTACKS if "halt(0)" in name)}
+                 *(name for name in AVATAR_ATTACKS if "halt(0)" in name),
+                 # and before the runner's JVMs refused a security manager (d9da0a1): passed
+                 "a security manager that turns the runner's exit with 3 into status 0"}
 
 
 def test_verify_judges_forged_replies_as_failures(run, problems, tmp_path):

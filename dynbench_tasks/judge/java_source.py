@@ -270,6 +270,7 @@ def exit_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
 
 
 _STDOUT_TARGET = "new dynbench.Stdout()"
+_DESCRIPTOR_TARGET, _DESCRIPTOR_IMPORT = "dynbench.Stdout.descriptor()", "dynbench.Stdout.out"
 _JAVA_IO = ["java", ".", "io", "."]
 
 
@@ -278,22 +279,52 @@ def _after_java_io(texts: list[str], i: int) -> int:
     return i + 4 if texts[i:i + 4] == _JAVA_IO else i
 
 
+def _standard_output_at(texts: list[str], i: int) -> int | None:
+    """The last token of ``FileDescriptor.out`` (also ``java.io.``-qualified) if one starts at token ``i``, not
+    itself after a dot; else None."""
+    if i > 0 and texts[i - 1] == ".":
+        return None
+    name = _after_java_io(texts, i)
+    return name + 2 if texts[name:name + 3] == ["FileDescriptor", ".", "out"] else None
+
+
 def stdout_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     """Replacements sending ``new FileOutputStream(FileDescriptor.out)`` (either name also as ``java.io.``) to
-    ``new dynbench.Stdout()``: a FileOutputStream writing where System.out writes. The JVM's real standard
-    output goes to /dev/null (the runner replies elsewhere), and the fast-output idiom would otherwise print
-    nothing; ``FileDescriptor.out`` reached any other way still goes there."""
+    ``new dynbench.Stdout()``, a FileOutputStream writing where System.out writes, and every other
+    ``FileDescriptor.out`` (outside an import) to ``dynbench.Stdout.descriptor()``, a descriptor whose bytes go
+    there too (``Runner.DescriptorFile``); ``import static java.io.FileDescriptor.out;`` (or ``.*``) imports
+    ``dynbench.Stdout.out``, that descriptor, instead (as the exit's import is rewritten). The JVM's real standard
+    output goes to /dev/null (the runner replies elsewhere), and a program would otherwise print nothing;
+    ``FileDescriptor.out`` reached by reflection still goes there."""
     found = []
     texts = [t.text for t in tokens]
-    for i in range(len(tokens)):
-        if texts[i] != "new" or (i > 0 and texts[i - 1] == "."):
+    in_import = False
+    static_import = ["import", "static", *_JAVA_IO, "FileDescriptor", "."]
+    i = 0
+    while i < len(tokens):
+        if texts[i:i + len(static_import)] == static_import and (i == 0 or texts[i - 1] in (";", "}")):
+            member = i + len(static_import)
+            if texts[member:member + 2] == ["out", ";"]:
+                found.append((tokens[i].start, tokens[member + 1].end, f"import static {_DESCRIPTOR_IMPORT};"))
+            elif texts[member:member + 2] == ["*", ";"]:  # a single-static-import shadows the on-demand one
+                found.append((tokens[member + 1].end, tokens[member + 1].end, f" import static {_DESCRIPTOR_IMPORT};"))
+            i = member + 2
             continue
-        stream = _after_java_io(texts, i + 1)
-        if texts[stream:stream + 2] != ["FileOutputStream", "("]:
+        if texts[i] in ("import", ";") and (i == 0 or texts[i - 1] != "."):
+            in_import = texts[i] == "import"
+        stream = _after_java_io(texts, i + 1) if texts[i] == "new" and (i == 0 or texts[i - 1] != ".") else None
+        if stream is not None and texts[stream:stream + 2] == ["FileOutputStream", "("]:
+            descriptor_end = _standard_output_at(texts, stream + 2)
+            if descriptor_end is not None and texts[descriptor_end + 1:descriptor_end + 2] == [")"]:
+                found.append((tokens[i].start, tokens[descriptor_end + 1].end, _STDOUT_TARGET))
+                i = descriptor_end + 2
+                continue
+        descriptor_end = None if in_import else _standard_output_at(texts, i)
+        if descriptor_end is not None:
+            found.append((tokens[i].start, tokens[descriptor_end].end, _DESCRIPTOR_TARGET))
+            i = descriptor_end + 1
             continue
-        descriptor = _after_java_io(texts, stream + 2)
-        if texts[descriptor:descriptor + 4] == ["FileDescriptor", ".", "out", ")"]:
-            found.append((tokens[i].start, tokens[descriptor + 3].end, _STDOUT_TARGET))
+        i += 1
     return found
 
 

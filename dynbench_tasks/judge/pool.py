@@ -74,9 +74,11 @@ RETURNED, THREW, EXITED, TIMED_OUT = 0, 1, 2, 3
 # reply pipe, which fails the test, whatever it wrote.
 FORGED_REPLY = 4
 _FRAME_BYTES = (1 << 31) - 1  # a frame is one Java array; read a piece at a time, as it comes
-# Nothing in the sandbox is writable: no perf data file, and /tmp is an empty read-only folder there.
+# Nothing in the sandbox is writable: no perf data file, and /tmp is an empty read-only folder there. No security
+# manager: one a program installs would judge the runner's own calls (red team 9: an exit's status made 0, a
+# test's end kept from the runner); Java 17 warns that it goes, and no honest translation installs one.
 _JVM_FLAGS = ["-Xss8m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto",
-              "-Djava.io.tmpdir=/tmp"]
+              "-Djava.io.tmpdir=/tmp", "-Djava.security.manager=disallow"]
 _LIMITS = {"nproc": 512, "fsize": 64 << 20, "nofile": 1024, "core": 0}  # per JVM
 _PRLIMIT_OPTIONS = [f"--{name}={value}" for name, value in _LIMITS.items()]
 # A JVM's start waits on bubblewrap (its namespaces, the child-pid handshake) as well as computing:
@@ -94,12 +96,14 @@ COMPILE_SECONDS_PER_JOB = _STARTUP_SECONDS + 10.0
 COMPILER_TOO_SLOW = f"the compiler spent over {COMPILE_SECONDS_PER_JOB:g} s on this source"
 COMPILER_DIED = "the compiler did not survive this source"
 RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
-# Where a runner JVM in bubblewrap finds its reply pipe and flight recorder (_Channel) until it holds both.
+# Where a runner JVM in bubblewrap finds its reply pipe, flight recorder and descriptor file (_Channel) until it
+# holds all three.
 _CHANNEL_INSIDE = "/run/dynbench-channel"
-_REPLIES, _RECORDER = "replies", "recorder"
+_REPLIES, _RECORDER, _DESCRIPTOR_FILE = "replies", "recorder", "descriptor"
 # The flight recorder's header (Runner.Recorder): the test's stdout length, how the test ended (0 while it runs,
-# else 1 + its outcome) and its exit status, as big-endian ints; its stdout follows.
-_RECORDER_HEADER = 12
+# else 1 + its outcome) and its exit status, as big-endian ints, and how much of the descriptor file the test's
+# stdout holds, a big-endian long; its stdout follows.
+_RECORDER_HEADER = 20
 _BUILDING = threading.Lock()
 # Runs the program its test names (its stdin): how programs run together (JudgeWorker.run_together).
 _DISPATCH = "dispatch"
@@ -324,16 +328,17 @@ class _Jvm:
 
 
 class _Channel:
-    """A runner JVM's reply pipe and flight recorder: a FIFO and a file of ``_RECORDER_HEADER + output_cap`` bytes in a
-    folder of their own, which the runner opens by name before any program code runs. As soon as it holds
-    both (its first frame, :data:`wire.READY`) :meth:`unlink` removes both names and the folder, so no judged
-    program can open either again (a runner's sandbox has no ``/proc``) or put a file in its place: the
+    """A runner JVM's reply pipe, flight recorder and descriptor file: a FIFO, a file of ``_RECORDER_HEADER +
+    output_cap`` bytes and an empty file (what a program reaches as ``FileDescriptor.out``, ``Runner.DescriptorFile``)
+    in a folder of their own, which the runner opens by name before any program code runs. As soon as it holds
+    all three (its first frame, :data:`wire.READY`) :meth:`unlink` removes their names and the folder, so no judged
+    program can open one again (a runner's sandbox has no ``/proc``) or put a file in its place: the
     program's JVM then holds nothing writable it can name. Until then the runner alone runs there, and
     opens the pipe write-only: reading it would take a frame from the judge. As root the JVM runs as
-    nobody, who may write both (group ``nobody``) but may neither read the pipe nor change a mode."""
+    nobody, who may write all three (group ``nobody``) but may neither read the pipe nor change a mode."""
 
     def __init__(self, output_cap: int) -> None:
-        self.replies = self.recorder = None
+        self.replies = self.recorder = self.descriptor_file = None
         self.folder = tempfile.mkdtemp(prefix="dynbench-channel-", dir=_channel_root())
         try:
             os.chmod(self.folder, 0o755)
@@ -343,8 +348,9 @@ class _Channel:
             self.replies = os.open(self.path(_REPLIES), os.O_RDONLY | os.O_NONBLOCK)
             self.recorder = os.open(self.path(_RECORDER), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
             os.ftruncate(self.recorder, _RECORDER_HEADER + output_cap)
+            self.descriptor_file = os.open(self.path(_DESCRIPTOR_FILE), os.O_RDONLY | os.O_CREAT | os.O_EXCL, 0o600)
             if os.getuid() == 0:
-                for name, mode in ((_REPLIES, 0o020), (_RECORDER, 0o060)):
+                for name, mode in ((_REPLIES, 0o020), (_RECORDER, 0o060), (_DESCRIPTOR_FILE, 0o060)):
                     os.chown(self.path(name), -1, UNPRIVILEGED_ID)
                     os.chmod(self.path(name), mode)
             else:
@@ -357,15 +363,15 @@ class _Channel:
         return os.path.join(folder or self.folder, name)
 
     def unlink(self) -> None:
-        """No name leads to the pipe or the recorder any more, and the folder is gone (where a sandbox
-        binds it, that bind goes with it)."""
+        """No name leads to the pipe, the recorder or the descriptor file any more, and the folder is gone (where
+        a sandbox binds it, that bind goes with it)."""
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def close(self) -> None:
-        for descriptor in (self.replies, self.recorder):
+        for descriptor in (self.replies, self.recorder, self.descriptor_file):
             if descriptor is not None:
                 os.close(descriptor)
-        self.replies = self.recorder = None
+        self.replies = self.recorder = self.descriptor_file = None
         self.unlink()
 
 
@@ -655,7 +661,8 @@ class JudgeWorker:
         reader = _Reader(replies)
         try:
             try:
-                greeting = runner_greeting(secret, channel.path(_REPLIES, seen), channel.path(_RECORDER, seen))
+                greeting = runner_greeting(secret, channel.path(_REPLIES, seen), channel.path(_RECORDER, seen),
+                                           channel.path(_DESCRIPTOR_FILE, seen))
                 process.stdin.write(greeting)
                 process.stdin.flush()
             except OSError:
@@ -678,7 +685,7 @@ class JudgeWorker:
                     process.wait()
                     late = time.monotonic() - started > job.time_limit_ms / 1000
                     ended = (TestRun(TIMED_OUT, 0, "", b"", job.time_limit_ms) if expired.is_set()
-                             else self._ended_jvm(process.returncode, channel.recorder, job.output_cap, late))
+                             else self._ended_jvm(process.returncode, channel, job.output_cap, late))
                     return [*runs, ended], ended.outcome == EXITED and ended.exit_status == 0
                 outcome, exit_status, exception, stdout, millis = (frame.int(), frame.int(), frame.string(),
                                                                    frame.bytes(), frame.int())
@@ -700,12 +707,13 @@ class JudgeWorker:
         return runs, stops and runs[-1].outcome != TIMED_OUT
 
     @staticmethod
-    def _ended_jvm(returncode: int, recorder: int, cap: int, late: bool) -> TestRun:
-        """The run of a test whose program ended its JVM: its exit status, and what it had printed. Where the
-        test had ended before (a thread of the program ended the JVM while the runner was kept from replying),
+    def _ended_jvm(returncode: int, channel: _Channel, cap: int, late: bool) -> TestRun:
+        """The run of a test whose program ended its JVM: its exit status, and what it had printed (the flight
+        recorder's, then what the descriptor file held past what the recorder took in: written after all of it). Where
+        the test had ended before (a thread of the program ended the JVM while the runner was kept from replying),
         that end stands; where the JVM ended past the test's time limit (``late``), it timed out."""
-        size, ended, status = struct.unpack(">iii", os.pread(recorder, _RECORDER_HEADER, 0))
-        stdout = os.pread(recorder, min(max(0, size), cap), _RECORDER_HEADER)
+        size, ended, status, taken = struct.unpack(">iiiq", os.pread(channel.recorder, _RECORDER_HEADER, 0))
+        stdout = os.pread(channel.recorder, min(max(0, size), cap), _RECORDER_HEADER)
         if ended in (1 + RETURNED, 1 + THREW, 1 + EXITED, 1 + TIMED_OUT):
             outcome = ended - 1
             return TestRun(outcome, status if outcome == EXITED else 0, "ended before its JVM" if outcome == THREW
@@ -714,6 +722,8 @@ class JudgeWorker:
             return TestRun(TIMED_OUT, 0, "", b"", 0)
         if returncode < 0:  # a signal: no exit the program asked for
             return TestRun(THREW, 0, "jvm ended", b"", 0)
+        if taken >= 0 and len(stdout) < cap:
+            stdout += os.pread(channel.descriptor_file, cap - len(stdout), taken)
         return TestRun(EXITED, returncode, "", stdout, 0)
 
     def run_together(self, jobs: list[tuple[str, JavaJob]]) -> list[JobResult]:

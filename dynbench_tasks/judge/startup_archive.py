@@ -54,8 +54,10 @@ def _make(java: str, javac: str, jar: Path, scratch: Path, flags: list[str], ent
     run_tool([javac, *TOOL_JVM_OPTIONS, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)], seconds=_SECONDS)
     classes = {str(path.relative_to(compiled).with_suffix("")).replace(os.sep, "."): path.read_bytes()
                for path in compiled.rglob("*.class")}
-    request = runner_request(os.urandom(SECRET_BYTES), "", "", "training.Training", classes, False, _SECONDS * 1000,
-                             1 << 20, [b"5 12\n"])
+    descriptor_file = scratch / "descriptor"  # as a judge's runner has one (its classes go into the archive too)
+    descriptor_file.touch()
+    request = runner_request(os.urandom(SECRET_BYTES), "", "", str(descriptor_file), "training.Training", classes,
+                             False, _SECONDS * 1000, 1 << 20, [b"5 12\n"])
     # The training program's classes never; the runner's only where a runtime linked for it holds them: an
     # archive that holds a jar's classes is valid only where that jar lies at the same path, and the
     # sandbox shows the judge's folder elsewhere.

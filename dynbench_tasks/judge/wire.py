@@ -25,11 +25,12 @@ def pack_string(text: str) -> bytes:
     return pack(text.encode("utf-8"))
 
 
-def runner_greeting(secret: bytes, replies: str, recorder: str) -> bytes:
+def runner_greeting(secret: bytes, replies: str, recorder: str, descriptor_file: str) -> bytes:
     """The first part of a ``dynbench.Runner`` request: the ``secret`` that keys its reply frames, the file
-    ``replies`` it replies on ("" for standard output) and its flight recorder ``recorder`` ("" for none).
-    The runner opens both and sends its first frame (:data:`READY`) before it reads the rest."""
-    return pack(secret) + pack_string(replies) + pack_string(recorder)
+    ``replies`` it replies on ("" for standard output), its flight recorder ``recorder`` and the file a program
+    reaches as ``FileDescriptor.out``, ``descriptor_file`` ("" for none of either). The runner opens them and
+    sends its first frame (:data:`READY`) before it reads the rest."""
+    return pack(secret) + pack_string(replies) + pack_string(recorder) + pack_string(descriptor_file)
 
 
 def runner_job(main_class: str, classes: dict[str, bytes], runs_shutdown_hooks: bool, time_limit_ms: int,
@@ -46,10 +47,11 @@ def runner_job(main_class: str, classes: dict[str, bytes], runs_shutdown_hooks: 
     return request.getvalue()
 
 
-def runner_request(secret: bytes, replies: str, recorder: str, main_class: str, classes: dict[str, bytes],
-                   runs_shutdown_hooks: bool, time_limit_ms: int, output_cap: int, tests: list[bytes]) -> bytes:
+def runner_request(secret: bytes, replies: str, recorder: str, descriptor_file: str, main_class: str,
+                   classes: dict[str, bytes], runs_shutdown_hooks: bool, time_limit_ms: int, output_cap: int,
+                   tests: list[bytes]) -> bytes:
     """A whole ``dynbench.Runner`` request at once, for a runner that replies on its standard output."""
-    return (runner_greeting(secret, replies, recorder)
+    return (runner_greeting(secret, replies, recorder, descriptor_file)
             + runner_job(main_class, classes, runs_shutdown_hooks, time_limit_ms, output_cap, tests))
 
 

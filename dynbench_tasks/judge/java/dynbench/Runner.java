@@ -13,6 +13,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.RandomAccessFile;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.ByteBuffer;
@@ -25,8 +26,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
+import java.util.TimeZone;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -67,6 +71,12 @@ public final class Runner {
     /** The JVM's and the runner's own threads, alive before any program code ran: every other thread is a
      *  program's, whatever group it was started in (a program may start one in a group above its own). */
     static Set<Thread> ownThreads = Set.of();
+    /** The JVM-wide defaults a program may change, as they were before any program code ran: each test starts
+     *  from them, as a program does in a JVM of its own. */
+    static final Properties PRISTINE_PROPERTIES = new Properties();
+    static Locale pristineLocale, pristineFormatLocale, pristineDisplayLocale;
+    /** System.err for every test: nobody judges it. */
+    static final PrintStream NO_STDERR = new PrintStream(OutputStream.nullOutputStream());
 
     private Runner() {}
 
@@ -84,6 +94,7 @@ public final class Runner {
         Replies replies = new Replies(new BufferedOutputStream(replyPath.isEmpty()
             ? new FileOutputStream(FileDescriptor.out) : new FileOutputStream(replyPath), 1 << 16), secret);
         ByteBuffer recorded = recorderBuffer(Wire.readString(in));
+        DescriptorFile descriptorFile = DescriptorFile.open(Wire.readString(in));
         // Both are open: the judge removes their names on this frame, and only then sends the program.
         replies.send(new byte[0]);
         String mainClass = Wire.readString(in);
@@ -92,6 +103,10 @@ public final class Runner {
         for (int i = 0; i < classCount; i++) {
             classes.put(Wire.readString(in), Wire.readBytes(in));
         }
+        // A program with a finalizer runs each test in a JVM of its own: the JVM's finalizer thread may run one of an
+        // earlier test's at any time, in a later test (red team 9: one solved the next test while it kept the runner
+        // from starting its clock).
+        boolean finalizes = mentionsFinalize(classes.values());
         boolean runsShutdownHooks = in.readBoolean();
         int timeLimitMs = in.readInt(), outputCap = in.readInt();
         List<byte[]> tests = new ArrayList<>();
@@ -103,8 +118,11 @@ public final class Runner {
             recorded = ByteBuffer.allocate(Recorder.HEADER + outputCap);
         }
         ownThreads = new HashSet<>(Arrays.asList(allThreads()));
-        stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER));
-        System.setErr(new PrintStream(OutputStream.nullOutputStream()));
+        PRISTINE_PROPERTIES.putAll(System.getProperties());
+        pristineLocale = Locale.getDefault();
+        pristineFormatLocale = Locale.getDefault(Locale.Category.FORMAT);
+        pristineDisplayLocale = Locale.getDefault(Locale.Category.DISPLAY);
+        stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER), descriptorFile);
         for (byte[] input : tests) {
             Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
             if (runsShutdownHooks && result.halted && registeredShutdownHooks()) {
@@ -134,7 +152,7 @@ public final class Runner {
             for (String value : result.records) {
                 Wire.writeString(out, value);
             }
-            boolean stops = result.outcome == TIMED_OUT || result.threadsLeft;
+            boolean stops = result.outcome == TIMED_OUT || result.threadsLeft || finalizes || stdout.keepsProgram();
             out.writeBoolean(stops);
             replies.send(frame.toByteArray());
             if (stops) {
@@ -142,6 +160,19 @@ public final class Runner {
             }
         }
         Runtime.getRuntime().halt(0);
+    }
+
+    /** Whether a class file names a method {@code finalize} (declares one, or calls one: then only slower). */
+    static boolean mentionsFinalize(Iterable<byte[]> classFiles) {
+        byte[] name = "finalize".getBytes(StandardCharsets.US_ASCII);
+        for (byte[] bytes : classFiles) {
+            for (int at = 0; at + name.length <= bytes.length; at++) {
+                if (bytes[at] == name[0] && Arrays.equals(bytes, at, at + name.length, name, 0, name.length)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Halts this JVM once the test's time is up: a hook that never ends (one that loops, or exits: Java's exit
@@ -203,6 +234,38 @@ public final class Runner {
         return null;
     }
 
+    /** What a program reaches as {@code FileDescriptor.out} wherever the source rewrite spells it outside the
+     *  fast-output idiom ({@link Stdout#descriptor}): the descriptor of a file of the runner's channel, opened
+     *  for appending, whose bytes the {@link Recorder} takes into the test's stdout in the order they were
+     *  written. A real descriptor, so that every route through it works as fd 1 does (a FileWriter, getChannel(),
+     *  getFD(), the descriptor kept in a variable); the JVM's own fd 1 goes to /dev/null. The file is emptied as
+     *  each test starts, and its size is bounded by the JVM's file-size limit. */
+    static final class DescriptorFile {
+        final FileOutputStream writer;
+        final RandomAccessFile reader;  // not a FileChannel: an interrupted thread would close that for good
+
+        private DescriptorFile(FileOutputStream writer, RandomAccessFile reader) {
+            this.writer = writer;
+            this.reader = reader;
+        }
+
+        /** The file at {@code path}; null where there is none (then FileDescriptor.out is the JVM's own). */
+        static DescriptorFile open(String path) {
+            if (path.isEmpty()) {
+                return null;
+            }
+            try {
+                return new DescriptorFile(new FileOutputStream(path, true), new RandomAccessFile(path, "rw"));
+            } catch (IOException | RuntimeException unavailable) {
+                return null;
+            }
+        }
+
+        FileDescriptor descriptor() throws IOException {
+            return writer.getFD();
+        }
+    }
+
     static final class Result {
         int outcome = RETURNED, exitStatus;
         String exception = "";
@@ -214,12 +277,14 @@ public final class Runner {
         boolean halted;
     }
 
-    /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome) and its exit
-     *  status, then its first {@code cap} bytes; frozen once the test has ended. A program that ends the JVM
+    /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome), its exit status
+     *  and how much of the descriptor file it has taken in (a long), then its first {@code cap} bytes; frozen once
+     *  the test has ended. A program that ends the JVM during its test leaves the rest of the descriptor file to
+     *  the caller, which reads it from there. A program that ends the JVM
      *  after its test ended (from a thread of its own, while the runner is kept from replying) cannot make
      *  that end another: the caller reads it here. */
     static final class Recorder extends OutputStream {
-        static final int HEADER = 12;
+        static final int HEADER = 20;
         private final ByteBuffer buffer;
         private final int cap;
         // Set without this recorder's monitor, as is how the test ended: a thread of the program may hold it
@@ -228,10 +293,19 @@ public final class Runner {
         // The test closed its standard output (System.out, or the fast-output idiom's stream: both are fd 1 to a
         // program): as in a JVM of its own, nothing it writes there afterwards arrives.
         private volatile boolean closed;
+        private final DescriptorFile descriptorFile;
+        // Whether a program was handed the descriptor file (then each write takes in what it holds first), how
+        // far it has been taken in, how long it was as the test ended, and whether a program closed it.
+        private volatile boolean descriptorUsed;
+        private long descriptorTaken;
+        private volatile long descriptorEnd = Long.MAX_VALUE;
+        private volatile boolean descriptorClosed;
+        private volatile boolean descriptorSubclassed;
 
-        Recorder(ByteBuffer buffer, int cap) {
+        Recorder(ByteBuffer buffer, int cap, DescriptorFile descriptorFile) {
             this.buffer = buffer;
             this.cap = cap;
+            this.descriptorFile = descriptorFile;
         }
 
         synchronized void reset() {
@@ -240,6 +314,76 @@ public final class Runner {
             buffer.putInt(8, 0);
             frozen = false;
             closed = false;
+            if (descriptorUsed && !descriptorClosed) {
+                try {
+                    descriptorFile.reader.setLength(0);  // what a thread wrote after the last test ended goes too
+                } catch (IOException unwritable) {
+                    descriptorClosed = true;
+                }
+            }
+            descriptorTaken = 0;
+            buffer.putLong(12, 0);
+            descriptorEnd = Long.MAX_VALUE;
+        }
+
+        /** FileDescriptor.out for the running test's program ({@link Stdout#descriptor}). */
+        FileDescriptor descriptor() {
+            if (descriptorFile == null) {
+                return FileDescriptor.out;
+            }
+            descriptorUsed = true;
+            try {
+                return descriptorFile.descriptor();
+            } catch (IOException unavailable) {
+                return FileDescriptor.out;
+            }
+        }
+
+        /** Whether this test's program closed the descriptor file (it cannot be opened again), or a subclass of its
+         *  own holds it (each stream on it stays attached to it, and with it the test's classes and their statics:
+         *  red team 9 ran out of memory by the fourth test): the JVM then stops after the test, and its later tests
+         *  run in a fresh one. */
+        boolean keepsProgram() {
+            return descriptorClosed || descriptorSubclassed;
+        }
+
+        /** A subclass of the program's attached a stream to the descriptor file (see {@link #keepsProgram}). */
+        void subclassed() {
+            descriptorSubclassed = true;
+        }
+
+        /** Takes what the descriptor file holds past what was taken, up to where the test ended, into the
+         *  test's stdout, as if it had been written here; a closed descriptor closes the test's stdout, as fd 1. */
+        private void takeDescriptorFile() {
+            if (!descriptorUsed) {
+                return;
+            }
+            RandomAccessFile file = descriptorFile.reader;
+            try {
+                long end = Math.min(descriptorEnd, file.length());
+                if (end < descriptorTaken) {  // the program cut it short through its channel: gone, as sent
+                    descriptorTaken = end;
+                }
+                if (descriptorTaken < end) {
+                    byte[] piece = new byte[(int) Math.min(1 << 16, end - descriptorTaken)];
+                    while (descriptorTaken < end) {
+                        file.seek(descriptorTaken);
+                        int read = file.read(piece, 0, (int) Math.min(piece.length, end - descriptorTaken));
+                        if (read <= 0) {
+                            break;
+                        }
+                        keep(piece, 0, read);
+                        descriptorTaken += read;
+                        buffer.putLong(12, descriptorTaken);
+                    }
+                }
+                if (!descriptorFile.descriptor().valid()) {
+                    descriptorClosed = true;
+                    closed = true;
+                }
+            } catch (IOException unreadable) {
+                descriptorClosed = true;
+            }
         }
 
         boolean closed() {
@@ -261,14 +405,23 @@ public final class Runner {
         }
 
         void freeze() {
+            if (descriptorFile != null) {  // what it holds up to now is the test's, and nothing after
+                try {
+                    descriptorEnd = descriptorFile.reader.length();
+                } catch (IOException unreadable) {
+                    descriptorEnd = descriptorTaken;
+                }
+            }
             frozen = true;
         }
 
         synchronized void thaw() {
+            descriptorEnd = Long.MAX_VALUE;
             frozen = false;
         }
 
         synchronized byte[] bytes() {
+            takeDescriptorFile();  // what it held as the test ended is the test's, frozen or not
             byte[] kept = new byte[buffer.getInt(0)];
             buffer.duplicate().position(HEADER).get(kept);
             return kept;
@@ -281,8 +434,15 @@ public final class Runner {
 
         @Override
         public synchronized void write(byte[] b, int off, int len) {
+            if (!frozen) {
+                takeDescriptorFile();
+                keep(b, off, len);
+            }
+        }
+
+        private void keep(byte[] b, int off, int len) {
             int size = buffer.getInt(0);
-            int kept = frozen || closed ? 0 : Math.max(0, Math.min(len, cap - size));
+            int kept = closed ? 0 : Math.max(0, Math.min(len, cap - size));
             if (kept > 0) {
                 buffer.duplicate().position(HEADER + size).put(b, off, kept);
                 buffer.putInt(0, size + kept);  // after the bytes: a JVM that ends between the two loses them
@@ -301,6 +461,9 @@ public final class Runner {
         private volatile boolean ended;
         /** Counted down as the program's main thread leaves it (returned, threw or exited). */
         final CountDownLatch mainDone = new CountDownLatch(1);
+        /** Counted down as main leaves or the test ends: a thread that exits while main waits ends the test at once
+         *  (red team 9: a worker's System.exit(0) took the whole time limit, as main waited on a latch). */
+        final CountDownLatch settled = new CountDownLatch(1);
 
         ProgramThreads(Result result, Recorder stdout) {
             super("judged-program");
@@ -333,6 +496,7 @@ public final class Runner {
                     result.exception = exception;
                     result.halted = halted;
                     ended = true;
+                    settled.countDown();
                 }
             }
         }
@@ -350,15 +514,16 @@ public final class Runner {
             return runningElsewhere();
         }
 
-        /** Whether a thread of the program is still alive: its main thread only until it has left the program
-         *  (it may still be ending, in the runner's own code). */
+        /** Whether a thread of the program is still alive, daemon or not, in any group: its main thread only until it
+         *  has left the program (it may still be ending, in the runner's own code). A daemon thread started in a
+         *  group above the program's would otherwise live on into the next test, and answer it (red team 8). */
         boolean anyAlive(Thread main) {
-            for (Thread thread : threads()) {
-                if (thread.isAlive() && (thread != main || mainDone.getCount() > 0)) {
+            for (Thread thread : allThreads()) {
+                if (thread.isAlive() && !ownThreads.contains(thread) && (thread != main || mainDone.getCount() > 0)) {
                     return true;
                 }
             }
-            return runningElsewhere() != null;
+            return false;
         }
 
         /** A non-daemon thread of the program outside this group, which the JVM would wait for too. */
@@ -434,14 +599,62 @@ public final class Runner {
         }
     }
 
+    /** Puts back what an earlier test of this JVM may have changed for all of it (red team 5: a system property
+     *  set by one test was read by the next). No code of a program runs here (a test that leaves a thread alive
+     *  stops its JVM, as does a program with a finalizer), so none holds a monitor this takes (Locale's, a thread
+     *  group's). */
+    static void restoreJvmDefaults() {
+        Properties properties = new Properties();
+        properties.putAll(PRISTINE_PROPERTIES);
+        System.setProperties(properties);
+        Locale.setDefault(pristineLocale);
+        Locale.setDefault(Locale.Category.FORMAT, pristineFormatLocale);
+        Locale.setDefault(Locale.Category.DISPLAY, pristineDisplayLocale);
+        TimeZone.setDefault(null);  // the JVM's own again when next asked (read now, it costs every JVM its zones)
+        Thread.setDefaultUncaughtExceptionHandler(null);
+        System.setErr(NO_STDERR);  // not the stdout an earlier test made it
+        List<ThreadGroup> groups = new ArrayList<>();  // a lowered ceiling passed a value to the next test (red team 9)
+        for (ThreadGroup group = Thread.currentThread().getThreadGroup(); group != null; group = group.getParent()) {
+            groups.add(0, group);
+        }
+        for (ThreadGroup group : groups) {
+            group.setMaxPriority(Thread.MAX_PRIORITY);
+        }
+    }
+
+    /** As java's launcher does with what main threw: to the uncaught-exception handler the program set for its
+     *  main thread, or to the default one it set (one that exits decides the test; java ends with status 1 after
+     *  one that returns). None set, nothing runs: java prints the trace to System.err, which nobody judges, and
+     *  printing it would run the throwable's own code (getCause()) before the test ends. */
+    static void toUncaughtHandler(ProgramThreads program, Throwable thrown) {
+        Thread main = Thread.currentThread();
+        Thread.UncaughtExceptionHandler handler = main.getUncaughtExceptionHandler();
+        if (program.ended || thrown.getClass() != InvocationTargetException.class || thrown.getCause() == null
+            || thrown.getCause() instanceof Exit.ExitSignal
+            || (handler == program && Thread.getDefaultUncaughtExceptionHandler() == null)) {
+            return;
+        }
+        try {
+            handler.uncaughtException(main, thrown.getCause());
+        } catch (Throwable ignored) {  // as java ignores what a handler throws
+        }
+    }
+
     static Result runOne(String mainClass, Map<String, byte[]> classes, byte[] input, int timeLimitMs,
                          Recorder stdout) {
+        // The test's clock starts before anything of the runner's that an earlier test's leftover code could hold up
+        // (red team 9: a finalizer that kept the runner's thread group's monitor while it solved the next test).
+        long start = System.nanoTime();
+        long deadline = start + timeLimitMs * 1_000_000L;
         Result result = new Result();
         stdout.reset();
+        restoreJvmDefaults();
         System.setIn(new ByteArrayInputStream(input));
-        // Straight into the recorder, nothing buffered on the way: what a program printed counts when it
-        // halts. A stream of its own per test: a program may close it.
-        System.setOut(new PrintStream(stdout, false, StandardCharsets.UTF_8));
+        // As java makes System.out: what a program prints goes straight into the recorder (it counts when the
+        // program halts), except a byte written alone (write(int)) that is not a newline, which waits in a buffer
+        // of 128 bytes for the next flush (red team 8: printed before the idiom's bytes, where java prints it
+        // after them). A stream of its own per test: a program may close it.
+        System.setOut(new PrintStream(new BufferedOutputStream(stdout, 128), true, StandardCharsets.UTF_8));
         Record.drain();
         ProgramThreads program = new ProgramThreads(result, stdout);
         // An anonymous class, not a lambda: a lambda's bootstrap costs every fresh JVM milliseconds.
@@ -454,20 +667,24 @@ public final class Runner {
                     entry.setAccessible(true);  // like the java launcher, run main of a non-public class too
                     entry.invoke(null, (Object) new String[0]);
                 } catch (Throwable thrown) {
+                    toUncaughtHandler(program, thrown);
                     program.threw(thrown);
                 } finally {
                     program.mainDone.countDown();
+                    program.settled.countDown();
                 }
             }
         }, "judged-main", STACK_BYTES);
-        long start = System.nanoTime();
-        long deadline = start + timeLimitMs * 1_000_000L;
-        runner.start();
+        if (System.nanoTime() < deadline) {
+            runner.start();
+        } else {
+            program.end(TIMED_OUT, 0, "", false);
+        }
         // Like the JVM before it exits, wait for the program's main thread and every non-daemon thread it
-        // started, unless it exited: on the main thread's latch, then by looking (Thread.join waits on the
-        // thread's monitor, which the program may hold).
+        // started, unless it exited: on a latch its main thread or an exit counts down, then by looking
+        // (Thread.join waits on the thread's monitor, which the program may hold).
         try {
-            program.mainDone.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            program.settled.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
         }
