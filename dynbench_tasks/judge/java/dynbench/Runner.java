@@ -241,11 +241,13 @@ public final class Runner {
      *  getFD(), the descriptor kept in a variable); the JVM's own fd 1 goes to /dev/null. The file is emptied as
      *  each test starts, and its size is bounded by the JVM's file-size limit. */
     static final class DescriptorFile {
-        final FileOutputStream writer;
+        final FileDescriptor descriptor;  // its stream, kept here, holds it open
         final RandomAccessFile reader;  // not a FileChannel: an interrupted thread would close that for good
+        private final FileOutputStream writer;
 
-        private DescriptorFile(FileOutputStream writer, RandomAccessFile reader) {
+        private DescriptorFile(FileOutputStream writer, RandomAccessFile reader) throws IOException {
             this.writer = writer;
+            this.descriptor = writer.getFD();
             this.reader = reader;
         }
 
@@ -259,10 +261,6 @@ public final class Runner {
             } catch (IOException | RuntimeException unavailable) {
                 return null;
             }
-        }
-
-        FileDescriptor descriptor() throws IOException {
-            return writer.getFD();
         }
     }
 
@@ -332,11 +330,7 @@ public final class Runner {
                 return FileDescriptor.out;
             }
             descriptorUsed = true;
-            try {
-                return descriptorFile.descriptor();
-            } catch (IOException unavailable) {
-                return FileDescriptor.out;
-            }
+            return descriptorFile.descriptor;
         }
 
         /** Whether this test's program closed the descriptor file (it cannot be opened again), or a subclass of its
@@ -377,7 +371,7 @@ public final class Runner {
                         buffer.putLong(12, descriptorTaken);
                     }
                 }
-                if (!descriptorFile.descriptor().valid()) {
+                if (!descriptorFile.descriptor.valid()) {
                     descriptorClosed = true;
                     closed = true;
                 }
