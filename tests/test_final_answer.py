@@ -5,6 +5,7 @@ different answers, an answer taken back, an answer only in the thinking) and hos
 unterminated)."""
 
 import json
+import random
 import time
 from pathlib import Path
 from textwrap import dedent
@@ -883,17 +884,34 @@ def test_a_second_input_offered_too_is_a_second_answer(generation):
     assert input_read(generation) == ("f('ab', 2) | f('abab', 1)", AMBIGUOUS)
 
 
+def _least_cpu_seconds(read, generation: str) -> float:
+    """The least CPU time of 3 reads: what other processes' load leaves alone, at its least noisy."""
+    seconds = []
+    for _ in range(3):
+        started = time.process_time()
+        read(generation)
+        seconds.append(time.process_time() - started)
+    return min(seconds)
+
+
 def test_reading_time_is_linear_in_the_reply():
     """Red team 4: "f()" written 6,627 times after the answer took 1.9-3.5 s to read (a lazy match from each "f(" to
-    the line's end); "- " or "**" runs, many seconds (a run of marks matched from each of its places). Every
-    reply below, up to the longest read, is read in about 0.2 s of CPU (the bound, 2 s, catches a quadratic read)."""
+    the line's end); "- " or "**" runs, many seconds (a run of marks matched from each of its places). A machine's
+    speed sets the seconds, the read's shape sets how they grow: a reply 4 times longer takes about 4 times the CPU
+    if the read is linear, 16 times if quadratic. Null: linear; one-sided; a ratio above 10 fails (the largest seen in
+    12 runs of this test beside 2 busy loops on 2 cores was 5.0; idle, 5.2). A read under 0.1 s at the longest is cheap whatever its
+    shape (a ratio of two tiny timings is noise)."""
     longest = 19_900
-    units = ["f()", ", f(", "f(", "- ", "**", "--", " ", "(1. ", "4\n", "x = 4. ", "| 1 | 4 |\n", "\u0664 ", "[1, ",
-             "[ANSWER]", "$$ "]  # red team 6: "[ANSWER]" repeated took 3 s (a line of spaces read from each start)
-    for unit in units:
+    shapes = {unit: unit * (longest // len(unit)) for unit in [
+        "f()", ", f(", "f(", "- ", "**", "--", " ", "(1. ", "4\n", "x = 4. ", "| 1 | 4 |\n", "\u0664 ", "[1, ",
+        "[ANSWER]", "$$ "]}  # red team 6: "[ANSWER]" repeated took 3 s (a line of spaces read from each start)
+    values = random.Random(0)
+    shapes["values that never repeat"] = "".join(values.choice("0123456789\u0660\u0664") + values.choice(" ,[")
+                                                 for _ in range(longest // 2))
+    for name, body in shapes.items():
         for head in ("The output is 'abab'.\n", ""):
-            generation = head + unit * ((longest - len(head)) // len(unit))
+            longer = (head + body)[:longest]
+            shorter = longer[:len(longer) // 4]
             for read in (output_read, input_read):
-                started = time.process_time()  # CPU time: what another process's load leaves alone
-                read(generation)
-                assert time.process_time() - started < 2.0, (unit, head, read.__name__)
+                seconds = _least_cpu_seconds(read, longer)
+                assert seconds < 0.1 or seconds / _least_cpu_seconds(read, shorter) < 10, (name, head, read.__name__)

@@ -315,17 +315,19 @@ def _said_before_words(clause: str, reading: Reading) -> Iterator[tuple[str, str
     an operator follows is an operand ("0 + 1"), and one that a condition about another case follows is that case's
     ("it returns 0 for an empty list")."""
     shown, cued, covered = _strings_masked(clause), 0, 0
+    cues_of: dict[tuple[str, str], tuple[bool, bool, bool]] = {}  # a reply that loops repeats its windows
     for start in VALUE_START.finditer(shown):
         if cued == SENTENCE_CUTS:
             return
         if start.start() < covered:
             continue  # inside a value read already ("'ab', 2" is no 2)
         near = clause[max(0, start.start() - VERB_CHARS * 2):start.start()]
-        region = _last_clause(near)
         rest = clause[start.start():start.start() + PROSE_VALUE_CHARS]
-        said_before = _says_the_answer(region, reading) or _HEDGED_BEFORE.search(near) or _JOINED_END.search(near)
-        if not (said_before or _MADE_THE_ANSWER.match(rest[:VERB_CHARS * 4])
-                or _OPINION.search(rest[:VERB_CHARS * 2])):
+        window = (near, rest[:VERB_CHARS * 4])
+        if window not in cues_of:
+            cues_of[window] = _cues(*window, reading)
+        said_before, made_the_answer, opinion_near = cues_of[window]
+        if not (said_before or made_the_answer or opinion_near):
             continue
         cued += 1
         before = clause[:start.start()]
@@ -334,13 +336,22 @@ def _said_before_words(clause: str, reading: Reading) -> Iterator[tuple[str, str
             continue
         covered = start.start() + stated[1]
         after = rest[stated[1]:]
-        if not (said_before or _MADE_THE_ANSWER.match(rest[:VERB_CHARS * 4]) or _OPINION.match(after)):
+        if not (said_before or made_the_answer or _OPINION.match(after)):
             continue
         if not _TRAILING_MARKS.sub("", after).strip() or (_OPERATOR_AFTER.match(after) and not _OPINION.match(after)):
             continue  # the clause's ending value, read as such; or an operand
         if _CONDITION_AFTER.match(after) and (_OTHER_CASE_WORDS.search(after) or _another_case(after, reading)):
             continue
-        yield before, rest[:stated[1]].strip(), _MADE_THE_ANSWER.match(rest[:VERB_CHARS * 4]) is not None
+        yield before, rest[:stated[1]].strip(), made_the_answer
+
+
+def _cues(near: str, ahead: str, reading: Reading) -> tuple[bool, bool, bool]:
+    """Whether the words ``near`` before a value say it is the answer, whether the words ``ahead`` from it make it
+    the answer ("0 as my prediction"), and whether an opinion stands in their first part."""
+    said_before = (_says_the_answer(_last_clause(near), reading) or _HEDGED_BEFORE.search(near) is not None
+                   or _JOINED_END.search(near) is not None)
+    return (said_before, _MADE_THE_ANSWER.match(ahead) is not None,
+            _OPINION.search(ahead[:VERB_CHARS * 2]) is not None)
 
 
 def _clauses(line: str) -> list[str]:
