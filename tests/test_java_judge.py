@@ -152,6 +152,24 @@ def test_the_fast_output_idiom_and_every_other_fd_1_write_to_the_tests_stdout():
         assert js.judge_rewrites(untouched) == untouched, untouched
 
 
+def test_a_programs_own_dynbench_is_renamed_before_the_judge_names_its_package():
+    """Red team 5's JV24: a variable, field or type the program names ``dynbench`` hides the package the judge's
+    rewrites and harnesses name (``dynbench.Exit.exit``), and an honest program did not compile. Each becomes a
+    name the program does not use; strings and comments keep theirs."""
+    def renamed(code: str) -> str:
+        return js.package_unobscured(code, js.tokenize(code))[0]
+
+    for before, after in {
+        "int dynbench = 1; System.exit(dynbench);": "int dynbench_ = 1; System.exit(dynbench_);",
+        "class dynbench { int dynbench_; } dynbench d = new dynbench(); d.dynbench_ = 2;":
+            "class dynbench__ { int dynbench_; } dynbench__ d = new dynbench__(); d.dynbench_ = 2;",
+        'int dyn\\u0062ench = 1; // dynbench\nString s = "dynbench";': 'int dynbench_ = 1; // dynbench\nString s = "dynbench";',
+    }.items():
+        assert renamed(before) == after, before
+    untouched = "int dynbench_ = 1; System.exit(dynbench_);"
+    assert renamed(untouched) == untouched
+
+
 def _sum_program(body: str) -> str:
     return ("import java.io.*;\nimport java.util.*;\npublic class Main {\n    public static void main(String[] args) "
             "throws Exception {\n        Scanner in = new Scanner(System.in);\n        long a = in.nextLong(), "
@@ -222,6 +240,9 @@ def test_fd_1_reached_any_way_a_source_spells_it_is_the_tests_stdout(judge):
         "a subclass whose close() throws": ("OutputStream o = new FileOutputStream(FileDescriptor.out) { @Override "
                                             "public void close() throws IOException { super.close(); } }; "
                                             f"o.write({answer}); o.close();", sums, returned),
+        # red team 5's JV24: a name of the program's own hid the package the rewrite names (compile_error before)
+        "a variable named dynbench": ("long dynbench = a + b; new PrintStream(new FileOutputStream(FileDescriptor.out), "
+                                      "true).println(dynbench); System.exit(0);", sums, exited),
     }
     tests = [b"1 2\n", b"40 2\n", b"5 6\n"]
     programs = [_sum_program(body) for body, _, _ in forms.values()]
@@ -308,6 +329,9 @@ def test_function_job_renames_the_entry_point_and_keeps_helpers():
     single = function_job("int increment(int x) { return x + 1; }", "4", "addOne", HARNESS, 1000)
     assert "static int f_filled(int x)" in next(iter(single.sources.values()))
     assert function_job("no code here", "5", "addOne", HARNESS, 1000) is None
+    own = function_job("static int addOne(int x) { int dynbench = 1; return x + dynbench; }", "6", "addOne", HARNESS,
+                       1000)  # red team 5's JV24, as in a stdin program
+    assert "static int f_filled(int x) { int dynbench_ = 1; return x + dynbench_; }" in next(iter(own.sources.values()))
 
 
 def test_statuses_of_stdin_programs(judge):

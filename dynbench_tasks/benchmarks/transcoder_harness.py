@@ -307,7 +307,7 @@ def function_job(reply: str, key: str, entry: str, harness: str, time_limit_ms: 
     if code is None:
         return None
     try:
-        tokens = js.tokenize(code)
+        code, tokens = js.package_unobscured(code, js.tokenize(code))
     except js.EscapedBackslash:  # not read: every reading of it could be other than javac's
         return None
     methods = [m for m in _candidate_methods(code, tokens) if m.name not in ("main", "f_gold")]

@@ -217,8 +217,25 @@ def rewrite(code: str, replacements: list[tuple[int, int, str]]) -> str:
     return "".join([*pieces, code[done:]])
 
 
+_PACKAGE = "dynbench"  # the judge's classes', which its rewrites and harnesses name
+
+
+def package_unobscured(code: str, tokens: list[Token]) -> tuple[str, list[Token]]:
+    """A model's ``code`` (its ``tokens``) with each of its own names ``dynbench`` (a variable, a field, a type)
+    made one it does not use, and the tokens of that: in its scope, what the judge adds (``dynbench.Exit.exit``,
+    the TransCoder harness's ``dynbench.Record``) would name a member of it, not the judge's package (JLS 6.4.2,
+    obscuring), and an honest program would not compile (red team 5's JV24)."""
+    names = {token.text for token in tokens if token.kind == "ident"}
+    if _PACKAGE not in names:
+        return code, tokens
+    fresh = next(name for name in (f"{_PACKAGE}{'_' * n}" for n in range(1, len(names) + 2)) if name not in names)
+    code = rewrite(code, [(token.start, token.end, fresh) for token in tokens
+                          if token.kind == "ident" and token.text == _PACKAGE])
+    return code, tokenize(code)
+
+
 _QUALIFIER = ["java", ".", "lang", "."]
-_EXIT_TARGET, _HALT_TARGET = "dynbench.Exit.exit", "dynbench.Exit.halt"
+_EXIT_TARGET, _HALT_TARGET = f"{_PACKAGE}.Exit.exit", f"{_PACKAGE}.Exit.halt"
 
 
 def _after_qualifier(tokens: list[Token], i: int) -> int | None:
@@ -269,8 +286,8 @@ def exit_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     return found
 
 
-_STDOUT_TARGET = "new dynbench.Stdout()"
-_DESCRIPTOR_TARGET, _DESCRIPTOR_IMPORT = "dynbench.Stdout.descriptor()", "dynbench.Stdout.out"
+_STDOUT_TARGET = f"new {_PACKAGE}.Stdout()"
+_DESCRIPTOR_TARGET, _DESCRIPTOR_IMPORT = f"{_PACKAGE}.Stdout.descriptor()", f"{_PACKAGE}.Stdout.out"
 _JAVA_IO = ["java", ".", "io", "."]
 
 

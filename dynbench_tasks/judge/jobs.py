@@ -18,7 +18,7 @@ def program_job(reply: str, key: str, tests: list[bytes], time_limit_ms: int) ->
     if code is None:
         return None
     try:
-        tokens = js.tokenize(code)
+        code, tokens = js.package_unobscured(code, js.tokenize(code))
     except js.EscapedBackslash:  # not read: every reading of it could be other than javac's
         return None
     types = js.type_declarations(code, tokens)
