@@ -256,12 +256,12 @@ class _Jvm:
     def __init__(self, heap_mb: int, hidden: Sequence[str]) -> None:
         java, javac = find_jdk()
         java = os.path.realpath(java)
-        judge = judge_classes()
-        jar = str(judge / JAR)
         self.hidden = list(hidden)
         self.heap_mb = heap_mb
-        on_the_jdk = _Launch(RUNNER, java, str(judge), jar)
         with _BUILDING:  # a pool starts its workers together: one of them builds, the others wait for it
+            judge = judge_classes()
+            jar = str(judge / JAR)
+            on_the_jdk = _Launch(RUNNER, java, str(judge), jar)
             linked = runtime_image(java, judge, on_the_jdk.argv([])[1:])
             runner = _Launch(RUNNER, str(linked), str(judge), None) if linked else on_the_jdk
             hookless = dataclasses.replace(runner, reads_shutdown_hooks=False)
