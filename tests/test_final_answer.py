@@ -898,9 +898,9 @@ def test_reading_time_is_linear_in_the_reply():
     """Red team 4: "f()" written 6,627 times after the answer took 1.9-3.5 s to read (a lazy match from each "f(" to
     the line's end); "- " or "**" runs, many seconds (a run of marks matched from each of its places). A machine's
     speed sets the seconds, the read's shape sets how they grow: a reply 4 times longer takes about 4 times the CPU
-    if the read is linear, 16 times if quadratic. Null: linear; one-sided; a ratio above 10 fails (the largest seen in
-    12 runs of this test beside 2 busy loops on 2 cores was 5.0; idle, 5.2). A read under 0.1 s at the longest is cheap whatever its
-    shape (a ratio of two tiny timings is noise)."""
+    if the read is linear, 16 times if quadratic. Null: linear; one-sided; a ratio above 10 fails (the largest seen
+    in 12 runs of this test beside 2 busy loops on 2 cores was 5.0; idle, 5.2). A read under 0.1 s at the longest
+    is cheap whatever its shape (a ratio of two tiny timings is noise)."""
     longest = 19_900
     shapes = {unit: unit * (longest // len(unit)) for unit in [
         "f()", ", f(", "f(", "- ", "**", "--", " ", "(1. ", "4\n", "x = 4. ", "| 1 | 4 |\n", "\u0664 ", "[1, ",
