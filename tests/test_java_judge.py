@@ -166,8 +166,8 @@ def test_a_programs_own_dynbench_is_renamed_before_the_judge_names_its_package()
         'int dyn\\u0062ench = 1; // dynbench\nString s = "dynbench";': 'int dynbench_ = 1; // dynbench\nString s = "dynbench";',
     }.items():
         assert renamed(before) == after, before
-    untouched = "int dynbench_ = 1; System.exit(dynbench_);"
-    assert renamed(untouched) == untouched
+    for untouched in ("int dynbench_ = 1; System.exit(dynbench_);", "dynbench.Record.value(1); import dynbench.Exit;"):
+        assert renamed(untouched) == untouched  # the second names the package itself: the judge's boundary decides
 
 
 def _sum_program(body: str) -> str:

@@ -224,10 +224,12 @@ def package_unobscured(code: str, tokens: list[Token]) -> tuple[str, list[Token]
     """A model's ``code`` (its ``tokens``) with each of its own names ``dynbench`` (a variable, a field, a type)
     made one it does not use, and the tokens of that: in its scope, what the judge adds (``dynbench.Exit.exit``,
     the TransCoder harness's ``dynbench.Record``) would name a member of it, not the judge's package (JLS 6.4.2,
-    obscuring), and an honest program would not compile (red team 5's JV24)."""
-    names = {token.text for token in tokens if token.kind == "ident"}
-    if _PACKAGE not in names:
+    obscuring), and an honest program would not compile (red team 5's JV24). A program whose every ``dynbench`` is
+    followed by a dot names the package itself (``dynbench.Record``) and is left as it is."""
+    named = [i for i, token in enumerate(tokens) if token.kind == "ident" and token.text == _PACKAGE]
+    if all(i + 1 < len(tokens) and tokens[i + 1].text == "." for i in named):
         return code, tokens
+    names = {token.text for token in tokens if token.kind == "ident"}
     fresh = next(name for name in (f"{_PACKAGE}{'_' * n}" for n in range(1, len(names) + 2)) if name not in names)
     code = rewrite(code, [(token.start, token.end, fresh) for token in tokens
                           if token.kind == "ident" and token.text == _PACKAGE])
