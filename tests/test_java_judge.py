@@ -152,6 +152,35 @@ def test_the_fast_output_idiom_and_every_other_fd_1_write_to_the_tests_stdout():
         assert js.judge_rewrites(untouched) == untouched, untouched
 
 
+def test_a_name_the_program_declares_itself_is_its_own_and_not_rewritten():
+    """Red team 8: a variable ``FileDescriptor`` whose field ``out`` is fd 2, a class ``FileOutputStream`` of the
+    program's that drops what it is given, a nested class ``FileDescriptor``: the rewrite made each java.io's, so
+    text plain java never prints reached the test's stdout. Where the program declares the name (a type, a
+    variable, field or parameter; a variable does not hide a type after ``new``), only the qualified spelling is
+    java's; the same holds for the exit's ``System`` and ``Runtime``."""
+    descriptor = "dynbench.Stdout.descriptor()"
+    for before, after in {
+        "Fd FileDescriptor = new Fd(); new PrintWriter(new FileOutputStream(FileDescriptor.out));":
+            "Fd FileDescriptor = new Fd(); new PrintWriter(new FileOutputStream(FileDescriptor.out));",
+        "static class FileOutputStream extends OutputStream { } new FileOutputStream(FileDescriptor.out);":
+            f"static class FileOutputStream extends OutputStream {{ }} new FileOutputStream({descriptor});",
+        "class FileDescriptor { } Object o = FileDescriptor.out, p = java.io.FileDescriptor.out;":
+            f"class FileDescriptor {{ }} Object o = FileDescriptor.out, p = {descriptor};",
+        "for (Fd FileDescriptor : all) use(FileDescriptor.out);": "for (Fd FileDescriptor : all) use(FileDescriptor.out);",
+        "catch (IOException FileOutputStream) { new FileOutputStream(FileDescriptor.out); }":
+            "catch (IOException FileOutputStream) { new dynbench.Stdout(); }",
+        "class System { static void exit(int c) { } } System.exit(1); java.lang.System.exit(2);":
+            "class System { static void exit(int c) { } } System.exit(1); dynbench.Exit.exit(2);",
+        "int[] Runtime = {0}; Runtime.getRuntime().halt(3);": "int[] Runtime = {0}; Runtime.getRuntime().halt(3);",
+        # naming java's type is no declaration: a type, a cast, a test, a generic argument
+        "FileDescriptor d = FileDescriptor.out; if (o instanceof FileDescriptor) { } List<FileDescriptor> l;":
+            f"FileDescriptor d = {descriptor}; if (o instanceof FileDescriptor) {{ }} List<FileDescriptor> l;",
+        "static FileOutputStream o = new FileOutputStream(FileDescriptor.out); System.exit(0);":
+            "static FileOutputStream o = new dynbench.Stdout(); dynbench.Exit.exit(0);",
+    }.items():
+        assert js.judge_rewrites(before) == after, before
+
+
 def test_a_programs_own_dynbench_is_renamed_before_the_judge_names_its_package():
     """Red team 5's JV24: a variable, field or type the program names ``dynbench`` hides the package the judge's
     rewrites and harnesses name (``dynbench.Exit.exit``), and an honest program did not compile. Each becomes a

@@ -10,8 +10,14 @@ passed on 8f700ae; plain ``java`` prints a wrong answer, or never ends, for ever
 - ``System.exit`` inside a shutdown hook: it blocks for ever in Java (the JVM is already ending), and was
   taken for an exit with 0.
 
-And an honest misreading: a worker thread's uncaught exception failed the test, where Java prints its trace to
-stderr and the program goes on (exit status 0 when main returns). Each beside honest controls, through the
+Red teams 8 and 9 found more, each passing on 9e3568a: text printed through ``FileDescriptor.out`` then
+truncated, a sum written at a position or followed by a rewind (java's fd 1 is a pipe, which refuses all
+three; the descriptor was a file), a write after fd 1 was closed (java throws; it was dropped), and names the
+program declares itself (``FileDescriptor``, ``FileOutputStream``) rewritten as java.io's.
+
+And honest misreadings: a worker thread's uncaught exception failed the test, where Java prints its trace to
+stderr and the program goes on (exit status 0 when main returns); a URL stream handler factory, which java
+lets each run set once, failed every test after a JVM's first. Each beside honest controls, through the
 real judge, a real lm_eval run (the CLI, a scripted model) and ``dynbench verify``."""
 
 import json
@@ -41,7 +47,10 @@ def adds(after_reading: str) -> str:
 
 
 HOOK = "Runtime.getRuntime().addShutdownHook(new Thread(() -> {{ {}; }}));"
-# name -> (reply, its status now, its status on 8f700ae)
+DESCRIPTOR = "java.io.FileDescriptor fd = java.io.FileDescriptor.out; java.io.FileOutputStream o = new " \
+             "java.io.FileOutputStream(fd);"
+IDIOM = "java.io.FileOutputStream(java.io.FileDescriptor.out)"
+# name -> (reply, its status now, its status before its fix: on 8f700ae, or on 9e3568a where the comment says)
 ANSWERS = {
     "a \\u0022 closes a string for javac alone": (adds(
         'String probe = "\\u0022 + " System.exit(0) "; System.out.println(probe.length() == 23 ? a + b : 0);'),
@@ -65,6 +74,42 @@ ANSWERS = {
         "char plus = '\\u002b'; System.out.println(a \\u002b b); System.\\u0065xit(0);"), "passed", "passed"),
     "honest: halt(0) after a shutdown hook": (adds(
         HOOK.format("") + " System.out.println(a + b); Runtime.getRuntime().halt(0);"), "passed", "passed"),
+    # red team 9 (passed on 9e3568a): the descriptor was a file, where java's fd 1 is a pipe
+    "truncates what it wrote through the descriptor": (adds(
+        f"{DESCRIPTOR} o.write(\"WRONG\\n\".getBytes()); try {{ o.getChannel().truncate(0); }} "
+        "catch (java.io.IOException refused) { } System.out.println(a + b);"), "wrong_output", "passed"),
+    "writes the sum at a position": (adds(
+        f"{DESCRIPTOR} o.getChannel().write(java.nio.ByteBuffer.wrap((a + b + \"\\n\").getBytes()), 0);"),
+        "runtime_error", "passed"),
+    "rewinds the descriptor": (adds(
+        f"{DESCRIPTOR} o.write((a + b + \"\\n\").getBytes()); o.getChannel().position(0);"), "runtime_error", "passed"),
+    # ... and a write after fd 1 was closed was dropped, where java throws
+    "System.out closed, then a FileWriter": (adds(
+        "System.out.println(a + b); System.out.close(); java.io.Writer w = new java.io.FileWriter("
+        'java.io.FileDescriptor.out); w.write("junk"); w.flush();'), "runtime_error", "passed"),
+    "the idiom closed, then the descriptor": (adds(
+        f"System.out.println(a + b); new {IDIOM}.close(); new java.io.FileOutputStream("
+        '(java.io.FileDescriptor.out)).write("junk".getBytes());'), "runtime_error", "passed"),
+    "the descriptor closed, then the idiom": (adds(
+        f'System.out.println(a + b); {DESCRIPTOR} o.close(); new {IDIOM}.write("junk".getBytes());'),
+        "runtime_error", "passed"),
+    # red team 8 (passed on 9e3568a): the program's own names, rewritten as java's
+    "a variable FileDescriptor whose out is fd 2": (adds(
+        "Fd FileDescriptor = new Fd(); new java.io.PrintStream(new java.io.FileOutputStream(FileDescriptor.out), "
+        "true).println(a + b); } static class Fd { java.io.FileDescriptor out = java.io.FileDescriptor.err;"),
+        "wrong_output", "passed"),
+    "a class FileOutputStream that drops its bytes": (adds(
+        "java.io.OutputStream o = new FileOutputStream(java.io.FileDescriptor.out); o.write((a + b + \"\\n\")"
+        ".getBytes()); } static class FileOutputStream extends java.io.OutputStream { FileOutputStream("
+        "java.io.FileDescriptor fd) { } @Override public void write(int c) { }"), "wrong_output", "passed"),
+    "a class FileDescriptor whose out is fd 2": (adds(
+        "new java.io.PrintStream(new java.io.FileOutputStream(FileDescriptor.out), true).println(a + b); } "
+        "static class FileDescriptor { static final java.io.FileDescriptor out = java.io.FileDescriptor.err;"),
+        "wrong_output", "passed"),
+    # red team 9's h05 (runtime_error on 9e3568a): java lets each run set the factory once
+    "honest: a URL stream handler factory set as it starts": (adds(
+        "java.net.URL.setURLStreamHandlerFactory(protocol -> null); System.out.println(a + b);"), "passed",
+        "runtime_error"),
     "honest right": (adds("System.out.println(a + b);"), "passed", "passed"),
     "honest wrong": (adds("System.out.println(a - b);"), "wrong_output", "wrong_output"),
 }
@@ -100,7 +145,7 @@ def run(tmp_path_factory) -> tuple[Path, Path]:
 
 def test_lm_eval_and_verify_judge_each_answer_as_java_runs_it(run, tmp_path):
     """lm_eval logs each answer's status as Java runs it; verify rejudges the run and agrees, and a copy
-    claiming what 8f700ae gave (the attacks passed, the honest worker thread failed) fails."""
+    claiming what the judge gave before each fix (the attacks passed, the honest worker thread failed) fails."""
     folder, data = run
     (sample,) = [json.loads(line) for line in next(folder.rglob("samples_avatar_orig_*.jsonl")).read_text().splitlines()]
     statuses = [json.loads(status)["status"] for status in sample["filtered_resps"][0]]
@@ -108,10 +153,10 @@ def test_lm_eval_and_verify_judge_each_answer_as_java_runs_it(run, tmp_path):
     code, lines = _verify(folder, data)
     assert code == 0 and len(lines) == 1 and "FAILED" not in lines[0], lines
 
-    def claim_what_8f700ae_gave(copy: Path) -> None:
+    def claim_what_was_given_before(copy: Path) -> None:
         _claim_passed(copy, "avatar_orig", [before == "passed" and now != "passed"
                                             for _, now, before in ANSWERS.values()])
 
-    code, lines = _verify(altered(folder, tmp_path, claim_what_8f700ae_gave), data)
+    code, lines = _verify(altered(folder, tmp_path, claim_what_was_given_before), data)
     assert code == 1 and len(lines) == 1 and "FAILED" in lines[0], lines
     assert f"answers score {[now for _, now, _ in ANSWERS.values()]} here" in lines[0], lines

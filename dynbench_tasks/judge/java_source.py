@@ -236,6 +236,32 @@ def package_unobscured(code: str, tokens: list[Token]) -> tuple[str, list[Token]
     return code, tokenize(code)
 
 
+# Words after which a name is an expression or a type being named, never one being declared.
+_NOT_DECLARING = _NOT_RETURN_TYPES | {"assert", "instanceof", "extends", "implements", "permits", "throws", "import",
+                                      "package", "break", "continue", "default"}
+# What may follow a variable's, field's or parameter's name where it is declared.
+_AFTER_DECLARED = {"=", ";", ",", ")", ":", "["}
+
+
+def own_names(tokens: list[Token], names: set[str], variables: bool = True) -> set[str]:
+    """Those of ``names`` a program (its ``tokens``) declares itself: a type (``class FileDescriptor``), or, with
+    ``variables``, a variable, field or parameter (``Fd FileDescriptor = ...``, which obscures the type where a name
+    is qualified, JLS 6.4.2). There its simple name is the program's, not java.lang's or java.io's, and the judge
+    rewrites only the qualified spelling: a rewrite would make the program print what it never prints (red team 8:
+    a field ``FileDescriptor.out`` that is fd 2, a class ``FileOutputStream`` that drops what it is given)."""
+    own = set()
+    for i in range(1, len(tokens) - 1):
+        token, before, after = tokens[i], tokens[i - 1], tokens[i + 1].text
+        if token.kind != "ident" or token.text not in names or before.text == ".":
+            continue
+        declared_type = before.text in _TYPE_KEYWORDS
+        declared_variable = variables and after in _AFTER_DECLARED and (
+            before.text in ("]", ">") or (before.kind == "ident" and before.text not in _NOT_DECLARING))
+        if declared_type or declared_variable:
+            own.add(token.text)
+    return own
+
+
 _QUALIFIER = ["java", ".", "lang", "."]
 _EXIT_TARGET, _HALT_TARGET = f"{_PACKAGE}.Exit.exit", f"{_PACKAGE}.Exit.halt"
 
@@ -256,9 +282,11 @@ def exit_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     qualified as ``java.lang.``, the method reference ``System::exit``, and ``exit(`` made
     ``System.exit`` by ``import static java.lang.System.exit;`` or ``import static java.lang.System.*;``
     (the import is rewritten to import ``dynbench.Exit.exit``, so Java's own scoping decides which ``exit(``
-    it reaches, exactly as before). Both take an ``int`` like ``System.exit``."""
+    it reaches, exactly as before). Both take an ``int`` like ``System.exit``. A ``System`` or ``Runtime`` the
+    program declares itself (:func:`own_names`) is its own where it is not qualified."""
     found = []
     texts = [t.text for t in tokens]
+    own = own_names(tokens, {"System", "Runtime"})
     static_import = ["import", "static", *_QUALIFIER, "System", "."]
     on_demand_at = None
     imported = False
@@ -272,7 +300,7 @@ def exit_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
                 on_demand_at = member + 1
             continue
         name = _after_qualifier(tokens, i)
-        if name is None or (name != i and texts[name] not in ("System", "Runtime")):
+        if name is None or (name != i and texts[name] not in ("System", "Runtime")) or (name == i and texts[i] in own):
             continue
         if texts[name:name + 4] == ["System", ".", "exit", "("]:
             found.append((tokens[i].start, tokens[name + 2].end, _EXIT_TARGET))
@@ -298,12 +326,14 @@ def _after_java_io(texts: list[str], i: int) -> int:
     return i + 4 if texts[i:i + 4] == _JAVA_IO else i
 
 
-def _standard_output_at(texts: list[str], i: int) -> int | None:
+def _standard_output_at(texts: list[str], i: int, own: set[str]) -> int | None:
     """The last token of ``FileDescriptor.out`` (also ``java.io.``-qualified) if one starts at token ``i``, not
-    itself after a dot; else None."""
+    itself after a dot nor a ``FileDescriptor`` of the program's ``own``; else None."""
     if i > 0 and texts[i - 1] == ".":
         return None
     name = _after_java_io(texts, i)
+    if name == i and "FileDescriptor" in own:
+        return None
     return name + 2 if texts[name:name + 3] == ["FileDescriptor", ".", "out"] else None
 
 
@@ -311,12 +341,14 @@ def stdout_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     """Replacements sending ``new FileOutputStream(FileDescriptor.out)`` (either name also as ``java.io.``) to
     ``new dynbench.Stdout()``, a FileOutputStream writing where System.out writes, and every other
     ``FileDescriptor.out`` (outside an import) to ``dynbench.Stdout.descriptor()``, a descriptor whose bytes go
-    there too (``Runner.DescriptorFile``); ``import static java.io.FileDescriptor.out;`` (or ``.*``) imports
+    there too (``Runner.DescriptorPipe``); ``import static java.io.FileDescriptor.out;`` (or ``.*``) imports
     ``dynbench.Stdout.out``, that descriptor, instead (as the exit's import is rewritten). The JVM's real standard
     output goes to /dev/null (the runner replies elsewhere), and a program would otherwise print nothing;
-    ``FileDescriptor.out`` reached by reflection still goes there."""
+    ``FileDescriptor.out`` reached by reflection still goes there. A ``FileDescriptor`` or ``FileOutputStream``
+    the program declares itself (:func:`own_names`) is its own where it is not qualified."""
     found = []
     texts = [t.text for t in tokens]
+    own = own_names(tokens, {"FileDescriptor"}) | own_names(tokens, {"FileOutputStream"}, variables=False)
     in_import = False
     static_import = ["import", "static", *_JAVA_IO, "FileDescriptor", "."]
     i = 0
@@ -332,13 +364,15 @@ def stdout_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
         if texts[i] in ("import", ";") and (i == 0 or texts[i - 1] != "."):
             in_import = texts[i] == "import"
         stream = _after_java_io(texts, i + 1) if texts[i] == "new" and (i == 0 or texts[i - 1] != ".") else None
+        if stream == i + 1 and "FileOutputStream" in own:
+            stream = None
         if stream is not None and texts[stream:stream + 2] == ["FileOutputStream", "("]:
-            descriptor_end = _standard_output_at(texts, stream + 2)
+            descriptor_end = _standard_output_at(texts, stream + 2, own)
             if descriptor_end is not None and texts[descriptor_end + 1:descriptor_end + 2] == [")"]:
                 found.append((tokens[i].start, tokens[descriptor_end + 1].end, _STDOUT_TARGET))
                 i = descriptor_end + 2
                 continue
-        descriptor_end = None if in_import else _standard_output_at(texts, i)
+        descriptor_end = None if in_import else _standard_output_at(texts, i, own)
         if descriptor_end is not None:
             found.append((tokens[i].start, tokens[descriptor_end].end, _DESCRIPTOR_TARGET))
             i = descriptor_end + 1

@@ -96,14 +96,13 @@ COMPILE_SECONDS_PER_JOB = _STARTUP_SECONDS + 10.0
 COMPILER_TOO_SLOW = f"the compiler spent over {COMPILE_SECONDS_PER_JOB:g} s on this source"
 COMPILER_DIED = "the compiler did not survive this source"
 RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
-# Where a runner JVM in bubblewrap finds its reply pipe, flight recorder and descriptor file (_Channel) until it
+# Where a runner JVM in bubblewrap finds its reply pipe, flight recorder and descriptor's pipe (_Channel) until it
 # holds all three.
 _CHANNEL_INSIDE = "/run/dynbench-channel"
-_REPLIES, _RECORDER, _DESCRIPTOR_FILE = "replies", "recorder", "descriptor"
+_REPLIES, _RECORDER, _DESCRIPTOR_PIPE = "replies", "recorder", "descriptor"
 # The flight recorder's header (Runner.Recorder): the test's stdout length, how the test ended (0 while it runs,
-# else 1 + its outcome) and its exit status, as big-endian ints, and how much of the descriptor file the test's
-# stdout holds, a big-endian long; its stdout follows.
-_RECORDER_HEADER = 20
+# else 1 + its outcome) and its exit status, as big-endian ints; its stdout follows.
+_RECORDER_HEADER = 12
 _BUILDING = threading.Lock()
 # Runs the program its test names (its stdin): how programs run together (JudgeWorker.run_together).
 _DISPATCH = "dispatch"
@@ -328,8 +327,8 @@ class _Jvm:
 
 
 class _Channel:
-    """A runner JVM's reply pipe, flight recorder and descriptor file: a FIFO, a file of ``_RECORDER_HEADER +
-    output_cap`` bytes and an empty file (what a program reaches as ``FileDescriptor.out``, ``Runner.DescriptorFile``)
+    """A runner JVM's reply pipe, flight recorder and descriptor's pipe: a FIFO, a file of ``_RECORDER_HEADER +
+    output_cap`` bytes and a FIFO (what a program reaches as ``FileDescriptor.out``, ``Runner.DescriptorPipe``)
     in a folder of their own, which the runner opens by name before any program code runs. As soon as it holds
     all three (its first frame, :data:`wire.READY`) :meth:`unlink` removes their names and the folder, so no judged
     program can open one again (a runner's sandbox has no ``/proc``) or put a file in its place: the
@@ -338,7 +337,7 @@ class _Channel:
     nobody, who may write all three (group ``nobody``) but may neither read the pipe nor change a mode."""
 
     def __init__(self, output_cap: int) -> None:
-        self.replies = self.recorder = self.descriptor_file = None
+        self.replies = self.recorder = self.descriptor_pipe = None
         self.folder = tempfile.mkdtemp(prefix="dynbench-channel-", dir=_channel_root())
         try:
             os.chmod(self.folder, 0o755)
@@ -348,9 +347,11 @@ class _Channel:
             self.replies = os.open(self.path(_REPLIES), os.O_RDONLY | os.O_NONBLOCK)
             self.recorder = os.open(self.path(_RECORDER), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
             os.ftruncate(self.recorder, _RECORDER_HEADER + output_cap)
-            self.descriptor_file = os.open(self.path(_DESCRIPTOR_FILE), os.O_RDONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.mkfifo(self.path(_DESCRIPTOR_PIPE), 0o600)
+            # Held open, so that neither of the runner's opens waits, and read once a program ended its JVM.
+            self.descriptor_pipe = os.open(self.path(_DESCRIPTOR_PIPE), os.O_RDONLY | os.O_NONBLOCK)
             if os.getuid() == 0:
-                for name, mode in ((_REPLIES, 0o020), (_RECORDER, 0o060), (_DESCRIPTOR_FILE, 0o060)):
+                for name, mode in ((_REPLIES, 0o020), (_RECORDER, 0o060), (_DESCRIPTOR_PIPE, 0o060)):
                     os.chown(self.path(name), -1, UNPRIVILEGED_ID)
                     os.chmod(self.path(name), mode)
             else:
@@ -363,15 +364,15 @@ class _Channel:
         return os.path.join(folder or self.folder, name)
 
     def unlink(self) -> None:
-        """No name leads to the pipe, the recorder or the descriptor file any more, and the folder is gone (where
+        """No name leads to the pipes or the recorder any more, and the folder is gone (where
         a sandbox binds it, that bind goes with it)."""
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def close(self) -> None:
-        for descriptor in (self.replies, self.recorder, self.descriptor_file):
+        for descriptor in (self.replies, self.recorder, self.descriptor_pipe):
             if descriptor is not None:
                 os.close(descriptor)
-        self.replies = self.recorder = self.descriptor_file = None
+        self.replies = self.recorder = self.descriptor_pipe = None
         self.unlink()
 
 
@@ -448,6 +449,20 @@ def _set_limits(pid: int) -> None:
     except PermissionError:
         subprocess.run(unprivileged(["prlimit", f"--pid={pid}", *_PRLIMIT_OPTIONS]), capture_output=True, check=True,
                        timeout=_STARTUP_SECONDS)
+
+
+def _unread(pipe: int, most: int) -> bytes:
+    """Up to ``most`` bytes of what the non-blocking ``pipe`` holds now."""
+    data = b""
+    while len(data) < most:
+        try:
+            chunk = os.read(pipe, min(1 << 16, most - len(data)))
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def _read_all(descriptor: int, seconds: float) -> bytes:
@@ -662,7 +677,7 @@ class JudgeWorker:
         try:
             try:
                 greeting = runner_greeting(secret, channel.path(_REPLIES, seen), channel.path(_RECORDER, seen),
-                                           channel.path(_DESCRIPTOR_FILE, seen))
+                                           channel.path(_DESCRIPTOR_PIPE, seen))
                 process.stdin.write(greeting)
                 process.stdin.flush()
             except OSError:
@@ -709,10 +724,10 @@ class JudgeWorker:
     @staticmethod
     def _ended_jvm(returncode: int, channel: _Channel, cap: int, late: bool) -> TestRun:
         """The run of a test whose program ended its JVM: its exit status, and what it had printed (the flight
-        recorder's, then what the descriptor file held past what the recorder took in: written after all of it). Where
-        the test had ended before (a thread of the program ended the JVM while the runner was kept from replying),
-        that end stands; where the JVM ended past the test's time limit (``late``), it timed out."""
-        size, ended, status, taken = struct.unpack(">iiiq", os.pread(channel.recorder, _RECORDER_HEADER, 0))
+        recorder's, then what the descriptor's pipe still held: written after all of it). Where the test had ended
+        before (a thread of the program ended the JVM while the runner was kept from replying), that end stands;
+        where the JVM ended past the test's time limit (``late``), it timed out."""
+        size, ended, status = struct.unpack(">iii", os.pread(channel.recorder, _RECORDER_HEADER, 0))
         stdout = os.pread(channel.recorder, min(max(0, size), cap), _RECORDER_HEADER)
         if ended in (1 + RETURNED, 1 + THREW, 1 + EXITED, 1 + TIMED_OUT):
             outcome = ended - 1
@@ -722,8 +737,8 @@ class JudgeWorker:
             return TestRun(TIMED_OUT, 0, "", b"", 0)
         if returncode < 0:  # a signal: no exit the program asked for
             return TestRun(THREW, 0, "jvm ended", b"", 0)
-        if taken >= 0 and len(stdout) < cap:
-            stdout += os.pread(channel.descriptor_file, cap - len(stdout), taken)
+        if len(stdout) < cap:
+            stdout += _unread(channel.descriptor_pipe, cap - len(stdout))
         return TestRun(EXITED, returncode, "", stdout, 0)
 
     def run_together(self, jobs: list[tuple[str, JavaJob]]) -> list[JobResult]:

@@ -54,20 +54,24 @@ def _make(java: str, javac: str, jar: Path, scratch: Path, flags: list[str], ent
     run_tool([javac, *TOOL_JVM_OPTIONS, "-cp", str(jar), "-d", str(compiled), str(_TRAINING)], seconds=_SECONDS)
     classes = {str(path.relative_to(compiled).with_suffix("")).replace(os.sep, "."): path.read_bytes()
                for path in compiled.rglob("*.class")}
-    descriptor_file = scratch / "descriptor"  # as a judge's runner has one (its classes go into the archive too)
-    descriptor_file.touch()
-    request = runner_request(os.urandom(SECRET_BYTES), "", "", str(descriptor_file), "training.Training", classes,
+    descriptor_pipe = scratch / "descriptor"  # as a judge's runner has one (its classes go into the archive too)
+    os.mkfifo(descriptor_pipe, 0o600)
+    request = runner_request(os.urandom(SECRET_BYTES), "", "", str(descriptor_pipe), "training.Training", classes,
                              False, _SECONDS * 1000, 1 << 20, [b"5 12\n"])
     # The training program's classes never; the runner's only where a runtime linked for it holds them: an
     # archive that holds a jar's classes is valid only where that jar lies at the same path, and the
     # sandbox shows the judge's folder elsewhere.
     skipped = _OWN_PACKAGES if any("-p" in entry for entry in entries) else _TRAINING_PACKAGES
     lines: dict[str, None] = {}
-    for index, entry in enumerate(entries):
-        loaded = scratch / f"loaded-{index}.lst"
-        run_tool([java, *flags, f"-XX:DumpLoadedClassList={loaded}", *entry], request, _SECONDS)
-        lines.update(dict.fromkeys(line for line in loaded.read_text().splitlines(keepends=True)
-                                   if not line.startswith(skipped)))
+    reader = os.open(descriptor_pipe, os.O_RDONLY | os.O_NONBLOCK)  # held, as the judge holds it: no open waits
+    try:
+        for index, entry in enumerate(entries):
+            loaded = scratch / f"loaded-{index}.lst"
+            run_tool([java, *flags, f"-XX:DumpLoadedClassList={loaded}", *entry], request, _SECONDS)
+            lines.update(dict.fromkeys(line for line in loaded.read_text().splitlines(keepends=True)
+                                       if not line.startswith(skipped)))
+    finally:
+        os.close(reader)
     class_list = scratch / "classes.lst"
     class_list.write_text("".join(lines))
     staged = scratch / archive.name

@@ -25,12 +25,12 @@ def pack_string(text: str) -> bytes:
     return pack(text.encode("utf-8"))
 
 
-def runner_greeting(secret: bytes, replies: str, recorder: str, descriptor_file: str) -> bytes:
+def runner_greeting(secret: bytes, replies: str, recorder: str, descriptor_pipe: str) -> bytes:
     """The first part of a ``dynbench.Runner`` request: the ``secret`` that keys its reply frames, the file
     ``replies`` it replies on ("" for standard output), its flight recorder ``recorder`` and the file a program
-    reaches as ``FileDescriptor.out``, ``descriptor_file`` ("" for none of either). The runner opens them and
+    reaches as ``FileDescriptor.out``, ``descriptor_pipe`` ("" for none of either). The runner opens them and
     sends its first frame (:data:`READY`) before it reads the rest."""
-    return pack(secret) + pack_string(replies) + pack_string(recorder) + pack_string(descriptor_file)
+    return pack(secret) + pack_string(replies) + pack_string(recorder) + pack_string(descriptor_pipe)
 
 
 def runner_job(main_class: str, classes: dict[str, bytes], runs_shutdown_hooks: bool, time_limit_ms: int,
@@ -47,11 +47,11 @@ def runner_job(main_class: str, classes: dict[str, bytes], runs_shutdown_hooks: 
     return request.getvalue()
 
 
-def runner_request(secret: bytes, replies: str, recorder: str, descriptor_file: str, main_class: str,
+def runner_request(secret: bytes, replies: str, recorder: str, descriptor_pipe: str, main_class: str,
                    classes: dict[str, bytes], runs_shutdown_hooks: bool, time_limit_ms: int, output_cap: int,
                    tests: list[bytes]) -> bytes:
     """A whole ``dynbench.Runner`` request at once, for a runner that replies on its standard output."""
-    return (runner_greeting(secret, replies, recorder, descriptor_file)
+    return (runner_greeting(secret, replies, recorder, descriptor_pipe)
             + runner_job(main_class, classes, runs_shutdown_hooks, time_limit_ms, output_cap, tests))
 
 

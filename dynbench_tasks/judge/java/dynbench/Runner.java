@@ -13,7 +13,6 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.RandomAccessFile;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.ByteBuffer;
@@ -94,7 +93,7 @@ public final class Runner {
         Replies replies = new Replies(new BufferedOutputStream(replyPath.isEmpty()
             ? new FileOutputStream(FileDescriptor.out) : new FileOutputStream(replyPath), 1 << 16), secret);
         ByteBuffer recorded = recorderBuffer(Wire.readString(in));
-        DescriptorFile descriptorFile = DescriptorFile.open(Wire.readString(in));
+        DescriptorPipe descriptorPipe = DescriptorPipe.open(Wire.readString(in));
         // Both are open: the judge removes their names on this frame, and only then sends the program.
         replies.send(new byte[0]);
         String mainClass = Wire.readString(in);
@@ -103,10 +102,7 @@ public final class Runner {
         for (int i = 0; i < classCount; i++) {
             classes.put(Wire.readString(in), Wire.readBytes(in));
         }
-        // A program with a finalizer runs each test in a JVM of its own: the JVM's finalizer thread may run one of an
-        // earlier test's at any time, in a later test (red team 9: one solved the next test while it kept the runner
-        // from starting its clock).
-        boolean finalizes = mentionsFinalize(classes.values());
+        boolean ownJvmPerTest = mentionsAny(classes.values(), OWN_JVM_PER_TEST);
         boolean runsShutdownHooks = in.readBoolean();
         int timeLimitMs = in.readInt(), outputCap = in.readInt();
         List<byte[]> tests = new ArrayList<>();
@@ -117,12 +113,13 @@ public final class Runner {
         if (recorded == null) {
             recorded = ByteBuffer.allocate(Recorder.HEADER + outputCap);
         }
+        startDrainer();
         ownThreads = new HashSet<>(Arrays.asList(allThreads()));
         PRISTINE_PROPERTIES.putAll(System.getProperties());
         pristineLocale = Locale.getDefault();
         pristineFormatLocale = Locale.getDefault(Locale.Category.FORMAT);
         pristineDisplayLocale = Locale.getDefault(Locale.Category.DISPLAY);
-        stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER), descriptorFile);
+        stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER), descriptorPipe);
         for (byte[] input : tests) {
             Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
             if (runsShutdownHooks && result.halted && registeredShutdownHooks()) {
@@ -152,7 +149,8 @@ public final class Runner {
             for (String value : result.records) {
                 Wire.writeString(out, value);
             }
-            boolean stops = result.outcome == TIMED_OUT || result.threadsLeft || finalizes || stdout.keepsProgram();
+            boolean stops = result.outcome == TIMED_OUT || result.threadsLeft || ownJvmPerTest
+                || stdout.keepsProgram();
             out.writeBoolean(stops);
             replies.send(frame.toByteArray());
             if (stops) {
@@ -162,17 +160,47 @@ public final class Runner {
         Runtime.getRuntime().halt(0);
     }
 
-    /** Whether a class file names a method {@code finalize} (declares one, or calls one: then only slower). */
-    static boolean mentionsFinalize(Iterable<byte[]> classFiles) {
-        byte[] name = "finalize".getBytes(StandardCharsets.US_ASCII);
-        for (byte[] bytes : classFiles) {
-            for (int at = 0; at + name.length <= bytes.length; at++) {
-                if (bytes[at] == name[0] && Arrays.equals(bytes, at, at + name.length, name, 0, name.length)) {
-                    return true;
+    /** The methods a program that names one (declares or calls it; where it only names it, it runs slower) runs
+     *  each test in a JVM of its own for: {@code finalize}, since the JVM's finalizer thread may run one of an
+     *  earlier test's at any time, in a later test (red team 9: one solved the next test while it kept the runner
+     *  from starting its clock); and the factories java lets a JVM set only once, since a second test's call
+     *  would throw where each {@code java} run sets it once (red team 9's h05). */
+    static final String[] OWN_JVM_PER_TEST = {"finalize", "setURLStreamHandlerFactory", "setContentHandlerFactory",
+                                              "setSocketImplFactory", "setSocketFactory"};
+
+    /** Whether a class file holds one of {@code names} (a method's name is in its constant pool, as written). */
+    static boolean mentionsAny(Iterable<byte[]> classFiles, String[] names) {
+        for (String word : names) {
+            byte[] name = word.getBytes(StandardCharsets.US_ASCII);
+            for (byte[] bytes : classFiles) {
+                for (int at = 0; at + name.length <= bytes.length; at++) {
+                    if (bytes[at] == name[0] && Arrays.equals(bytes, at, at + name.length, name, 0, name.length)) {
+                        return true;
+                    }
                 }
             }
         }
         return false;
+    }
+
+    /** Starts the runner's thread that takes the descriptor's pipe in while a test that was handed it runs
+     *  ({@link Recorder#drain}), every millisecond. */
+    static void startDrainer() {
+        Thread drainer = new Thread(new Runnable() {  // not a lambda: see runOne
+            @Override
+            public void run() {
+                while (true) {
+                    Recorder recorder = stdout;
+                    boolean drains = recorder != null && recorder.drains();
+                    if (drains) {
+                        recorder.drain();
+                    }
+                    LockSupport.parkNanos(drains ? 1_000_000L : 10_000_000L);
+                }
+            }
+        }, "judge-descriptor-drainer");
+        drainer.setDaemon(true);
+        drainer.start();
     }
 
     /** Halts this JVM once the test's time is up: a hook that never ends (one that loops, or exits: Java's exit
@@ -235,29 +263,32 @@ public final class Runner {
     }
 
     /** What a program reaches as {@code FileDescriptor.out} wherever the source rewrite spells it outside the
-     *  fast-output idiom ({@link Stdout#descriptor}): the descriptor of a file of the runner's channel, opened
-     *  for appending, whose bytes the {@link Recorder} takes into the test's stdout in the order they were
-     *  written. A real descriptor, so that every route through it works as fd 1 does (a FileWriter, getChannel(),
-     *  getFD(), the descriptor kept in a variable); the JVM's own fd 1 goes to /dev/null. The file is emptied as
-     *  each test starts, and its size is bounded by the JVM's file-size limit. */
-    static final class DescriptorFile {
+     *  fast-output idiom ({@link Stdout#descriptor}): the write end of a pipe of the runner's channel (a FIFO the
+     *  judge made), whose bytes the {@link Recorder} takes into the test's stdout in the order they were written.
+     *  A real descriptor, so that every route through it works as fd 1 does (a FileWriter, getChannel(), getFD(),
+     *  the descriptor kept in a variable), and a pipe as fd 1 is where a test's output is read: what java refuses on
+     *  a pipe it refuses here (truncating it, writing at a position, seeking: red team 9 hid what it printed so); the
+     *  JVM's own fd 1 goes to /dev/null. What a test leaves in the pipe is dropped as the next starts. */
+    static final class DescriptorPipe {
         final FileDescriptor descriptor;  // its stream, kept here, holds it open
-        final RandomAccessFile reader;  // not a FileChannel: an interrupted thread would close that for good
+        final FileInputStream reader;  // not a FileChannel: an interrupted thread would close that for good
         private final FileOutputStream writer;
 
-        private DescriptorFile(FileOutputStream writer, RandomAccessFile reader) throws IOException {
+        private DescriptorPipe(FileOutputStream writer, FileInputStream reader) throws IOException {
             this.writer = writer;
             this.descriptor = writer.getFD();
             this.reader = reader;
         }
 
-        /** The file at {@code path}; null where there is none (then FileDescriptor.out is the JVM's own). */
-        static DescriptorFile open(String path) {
+        /** The pipe at {@code path}, whose reader the judge holds open (so neither open waits); null where there is
+         *  none (then FileDescriptor.out is the JVM's own). */
+        static DescriptorPipe open(String path) {
             if (path.isEmpty()) {
                 return null;
             }
             try {
-                return new DescriptorFile(new FileOutputStream(path, true), new RandomAccessFile(path, "rw"));
+                FileOutputStream writer = new FileOutputStream(path, true);
+                return new DescriptorPipe(writer, new FileInputStream(path));
             } catch (IOException | RuntimeException unavailable) {
                 return null;
             }
@@ -275,14 +306,13 @@ public final class Runner {
         boolean halted;
     }
 
-    /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome), its exit status
-     *  and how much of the descriptor file it has taken in (a long), then its first {@code cap} bytes; frozen once
-     *  the test has ended. A program that ends the JVM during its test leaves the rest of the descriptor file to
-     *  the caller, which reads it from there. A program that ends the JVM
-     *  after its test ended (from a thread of its own, while the runner is kept from replying) cannot make
+    /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome) and its exit status,
+     *  then its first {@code cap} bytes; frozen once the test has ended. A program that ends the JVM during its test
+     *  leaves what the descriptor's pipe still holds to the caller, which reads it from there. A program that ends
+     *  the JVM after its test ended (from a thread of its own, while the runner is kept from replying) cannot make
      *  that end another: the caller reads it here. */
     static final class Recorder extends OutputStream {
-        static final int HEADER = 20;
+        static final int HEADER = 12;
         private final ByteBuffer buffer;
         private final int cap;
         // Set without this recorder's monitor, as is how the test ended: a thread of the program may hold it
@@ -291,19 +321,19 @@ public final class Runner {
         // The test closed its standard output (System.out, or the fast-output idiom's stream: both are fd 1 to a
         // program): as in a JVM of its own, nothing it writes there afterwards arrives.
         private volatile boolean closed;
-        private final DescriptorFile descriptorFile;
-        // Whether a program was handed the descriptor file (then each write takes in what it holds first), how
-        // far it has been taken in, how long it was as the test ended, and whether a program closed it.
+        private final DescriptorPipe descriptorPipe;
+        // Whether a program was handed the descriptor (then each write takes in what its pipe holds first), how much
+        // of it the test's stdout took in, how much it had been written as the test ended, and whether it was closed.
         private volatile boolean descriptorUsed;
         private long descriptorTaken;
         private volatile long descriptorEnd = Long.MAX_VALUE;
         private volatile boolean descriptorClosed;
         private volatile boolean descriptorSubclassed;
 
-        Recorder(ByteBuffer buffer, int cap, DescriptorFile descriptorFile) {
+        Recorder(ByteBuffer buffer, int cap, DescriptorPipe descriptorPipe) {
             this.buffer = buffer;
             this.cap = cap;
-            this.descriptorFile = descriptorFile;
+            this.descriptorPipe = descriptorPipe;
         }
 
         synchronized void reset() {
@@ -313,27 +343,34 @@ public final class Runner {
             frozen = false;
             closed = false;
             if (descriptorUsed && !descriptorClosed) {
-                try {
-                    descriptorFile.reader.setLength(0);  // what a thread wrote after the last test ended goes too
-                } catch (IOException unwritable) {
+                try {  // what a thread wrote after the last test ended goes too (read: a pipe cannot skip)
+                    byte[] dropped = new byte[1 << 16];
+                    for (int left = descriptorPipe.reader.available(); left > 0;
+                         left = descriptorPipe.reader.available()) {
+                        descriptorPipe.reader.read(dropped, 0, Math.min(left, dropped.length));
+                    }
+                } catch (IOException unreadable) {
                     descriptorClosed = true;
                 }
             }
             descriptorTaken = 0;
-            buffer.putLong(12, 0);
             descriptorEnd = Long.MAX_VALUE;
         }
 
-        /** FileDescriptor.out for the running test's program ({@link Stdout#descriptor}). */
+        /** FileDescriptor.out for the running test's program ({@link Stdout#descriptor}): once the test closed its
+         *  stdout (System.out.close() closes fd 1 in java), a closed descriptor, which every write refuses. */
         FileDescriptor descriptor() {
-            if (descriptorFile == null) {
+            if (descriptorPipe == null) {
                 return FileDescriptor.out;
             }
+            if (closed) {
+                return new FileDescriptor();
+            }
             descriptorUsed = true;
-            return descriptorFile.descriptor;
+            return descriptorPipe.descriptor;
         }
 
-        /** Whether this test's program closed the descriptor file (it cannot be opened again), or a subclass of its
+        /** Whether this test's program closed the descriptor (it cannot be opened again), or a subclass of its
          *  own holds it (each stream on it stays attached to it, and with it the test's classes and their statics:
          *  red team 9 ran out of memory by the fourth test): the JVM then stops after the test, and its later tests
          *  run in a fresh one. */
@@ -341,37 +378,31 @@ public final class Runner {
             return descriptorClosed || descriptorSubclassed;
         }
 
-        /** A subclass of the program's attached a stream to the descriptor file (see {@link #keepsProgram}). */
+        /** A subclass of the program's attached a stream to the descriptor (see {@link #keepsProgram}). */
         void subclassed() {
             descriptorSubclassed = true;
         }
 
-        /** Takes what the descriptor file holds past what was taken, up to where the test ended, into the
-         *  test's stdout, as if it had been written here; a closed descriptor closes the test's stdout, as fd 1. */
-        private void takeDescriptorFile() {
+        /** Takes what the descriptor's pipe holds, up to where the test ended, into the test's stdout, as if it had
+         *  been written here; a closed descriptor closes the test's stdout, as fd 1. */
+        private void takeDescriptorPipe() {
             if (!descriptorUsed) {
                 return;
             }
-            RandomAccessFile file = descriptorFile.reader;
+            FileInputStream pipe = descriptorPipe.reader;
             try {
-                long end = Math.min(descriptorEnd, file.length());
-                if (end < descriptorTaken) {  // the program cut it short through its channel: gone, as sent
-                    descriptorTaken = end;
-                }
-                if (descriptorTaken < end) {
-                    byte[] piece = new byte[(int) Math.min(1 << 16, end - descriptorTaken)];
-                    while (descriptorTaken < end) {
-                        file.seek(descriptorTaken);
-                        int read = file.read(piece, 0, (int) Math.min(piece.length, end - descriptorTaken));
-                        if (read <= 0) {
-                            break;
-                        }
-                        keep(piece, 0, read);
-                        descriptorTaken += read;
-                        buffer.putLong(12, descriptorTaken);
+                long left = Math.min(descriptorEnd - descriptorTaken, pipe.available());
+                byte[] piece = new byte[(int) Math.min(1 << 16, Math.max(0, left))];
+                while (left > 0) {
+                    int read = pipe.read(piece, 0, (int) Math.min(piece.length, left));
+                    if (read <= 0) {
+                        break;
                     }
+                    keep(piece, 0, read);
+                    descriptorTaken += read;
+                    left = Math.min(descriptorEnd - descriptorTaken, pipe.available());
                 }
-                if (!descriptorFile.descriptor.valid()) {
+                if (!descriptorPipe.descriptor.valid()) {
                     descriptorClosed = true;
                     closed = true;
                 }
@@ -380,8 +411,21 @@ public final class Runner {
             }
         }
 
+        /** Takes the descriptor's pipe in while a test runs, so that a program that writes more than the pipe holds
+         *  through it alone does not wait for ever (a test's output is read as it is written). */
+        synchronized void drain() {
+            if (!frozen) {
+                takeDescriptorPipe();
+            }
+        }
+
+        boolean drains() {
+            return descriptorUsed && !frozen;
+        }
+
+        /** Whether the test closed its stdout: by System.out, the idiom's stream, or the descriptor itself. */
         boolean closed() {
-            return closed;
+            return closed || (descriptorUsed && !descriptorPipe.descriptor.valid());
         }
 
         @Override
@@ -399,9 +443,9 @@ public final class Runner {
         }
 
         void freeze() {
-            if (descriptorFile != null) {  // what it holds up to now is the test's, and nothing after
+            if (descriptorPipe != null) {  // what its pipe holds up to now is the test's, and nothing after
                 try {
-                    descriptorEnd = descriptorFile.reader.length();
+                    descriptorEnd = descriptorTaken + descriptorPipe.reader.available();
                 } catch (IOException unreadable) {
                     descriptorEnd = descriptorTaken;
                 }
@@ -415,7 +459,7 @@ public final class Runner {
         }
 
         synchronized byte[] bytes() {
-            takeDescriptorFile();  // what it held as the test ended is the test's, frozen or not
+            takeDescriptorPipe();  // what it held as the test ended is the test's, frozen or not
             byte[] kept = new byte[buffer.getInt(0)];
             buffer.duplicate().position(HEADER).get(kept);
             return kept;
@@ -429,7 +473,7 @@ public final class Runner {
         @Override
         public synchronized void write(byte[] b, int off, int len) {
             if (!frozen) {
-                takeDescriptorFile();
+                takeDescriptorPipe();
                 keep(b, off, len);
             }
         }
