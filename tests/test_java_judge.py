@@ -15,6 +15,7 @@ from dynbench_tasks.benchmarks.transcoder_harness import function_job
 from dynbench_tasks.benchmarks.translation import same_output
 from dynbench_tasks.errors import JdkMissing
 from dynbench_tasks.judge import java_source as js
+from dynbench_tasks.judge import pool
 from dynbench_tasks.judge.jdk import find_jdk
 from dynbench_tasks.judge.jobs import program_job
 from dynbench_tasks.judge.pool import JavaJudge, JudgeBroken, JudgeWorker, _channel_root
@@ -282,6 +283,29 @@ def test_fd_1_reached_any_way_a_source_spells_it_is_the_tests_stdout(judge):
         assert result.status == 0, (name, result.diagnostics)
         assert [run.stdout for run in result.runs] == printed, name
         assert {(run.outcome, run.exit_status) for run in result.runs} == {(outcome, 0)}, name
+
+
+@pytest.mark.parametrize("enlarged", [True, False], ids=["a pipe that holds the output cap", "a 64 KiB pipe"])
+def test_more_than_a_pipe_holds_through_the_descriptor_alone_arrives_whole_and_in_order(judge, monkeypatch, enlarged):
+    """The descriptor is a pipe, as java's fd 1: a program that writes about 600 KB through a FileWriter on it and
+    never touches System.out arrives whole and in order, in a pipe made to hold the output cap and in one the
+    machine refused to enlarge (ten times what it holds: the runner takes it in as it fills, and the program is not
+    left waiting for a reader); so does a program that then ends its JVM by a route the rewrite does not see (the
+    judge reads what the pipe still holds)."""
+    if not enlarged:
+        def refused(*args):
+            raise PermissionError("pipe-user-pages-soft")
+        monkeypatch.setattr(pool.fcntl, "fcntl", refused)
+    lines = 'Writer w = new BufferedWriter(new FileWriter(FileDescriptor.out)); for (int i = 0; i < 100000; i++) ' \
+            'w.write(i + "\\n"); w.write(a + b + "\\n"); w.flush();'
+    tests = [b"1 2\n", b"40 2\n"]
+    padding = "".join(f"{i}\n" for i in range(100_000)).encode()
+    returns, exits = (program_job(_sum_program(body), str(i), tests, 10_000) for i, body in enumerate(
+        [lines, f"Runtime rt = Runtime.getRuntime(); {lines} rt.halt(0);"]))
+    for result, outcome in zip(judge.run([returns, exits]), [0, 2], strict=True):
+        assert result.status == 0, result.diagnostics
+        assert [run.stdout for run in result.runs] == [padding + b"3\n", padding + b"42\n"]
+        assert {(run.outcome, run.exit_status) for run in result.runs} == {(outcome, 0)}
 
 
 def test_main_s_throwable_goes_to_the_handler_the_program_set_and_each_test_has_its_own_stderr(judge):

@@ -22,7 +22,9 @@ and reference code never enter a JVM.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import hmac
 import io
@@ -350,6 +352,10 @@ class _Channel:
             os.mkfifo(self.path(_DESCRIPTOR_PIPE), 0o600)
             # Held open, so that neither of the runner's opens waits, and read once a program ended its JVM.
             self.descriptor_pipe = os.open(self.path(_DESCRIPTOR_PIPE), os.O_RDONLY | os.O_NONBLOCK)
+            # Room for a test's whole output, so the runner need not take it in while it is written; where the
+            # machine's limits on pipes refuse it, the runner takes it in when it fills.
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(self.descriptor_pipe, fcntl.F_SETPIPE_SZ, max(output_cap, 1 << 16))
             if os.getuid() == 0:
                 for name, mode in ((_REPLIES, 0o020), (_RECORDER, 0o060), (_DESCRIPTOR_PIPE, 0o060)):
                     os.chown(self.path(name), -1, UNPRIVILEGED_ID)

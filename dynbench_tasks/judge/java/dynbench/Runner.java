@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -183,8 +184,8 @@ public final class Runner {
         return false;
     }
 
-    /** Starts the runner's thread that takes the descriptor's pipe in while a test that was handed it runs
-     *  ({@link Recorder#drain}), every millisecond. */
+    /** Starts the runner's thread that looks at the descriptor's pipe every millisecond while a test that was
+     *  handed it runs ({@link Recorder#drainIfStalled}). */
     static void startDrainer() {
         Thread drainer = new Thread(new Runnable() {  // not a lambda: see runOne
             @Override
@@ -193,7 +194,7 @@ public final class Runner {
                     Recorder recorder = stdout;
                     boolean drains = recorder != null && recorder.drains();
                     if (drains) {
-                        recorder.drain();
+                        recorder.drainIfStalled();
                     }
                     LockSupport.parkNanos(drains ? 1_000_000L : 10_000_000L);
                 }
@@ -325,8 +326,14 @@ public final class Runner {
         // Whether a program was handed the descriptor (then each write takes in what its pipe holds first), how much
         // of it the test's stdout took in, how much it had been written as the test ended, and whether it was closed.
         private volatile boolean descriptorUsed;
-        private long descriptorTaken;
+        private volatile long descriptorTaken;
         private volatile long descriptorEnd = Long.MAX_VALUE;
+        // Held while bytes are taken out of the pipe and counted: where the test ended in the pipe is then exact. A
+        // lock of the runner's: a program cannot hold it but from inside a write (suspended there), and where it
+        // does, the test's end is counted without it (freeze).
+        private final ReentrantLock pipeLock = new ReentrantLock();
+        // How much the pipe held at the drainer's last look (-1: it took the pipe in then).
+        private int lastHeld = -1;
         private volatile boolean descriptorClosed;
         private volatile boolean descriptorSubclassed;
 
@@ -360,11 +367,14 @@ public final class Runner {
         /** FileDescriptor.out for the running test's program ({@link Stdout#descriptor}): once the test closed its
          *  stdout (System.out.close() closes fd 1 in java), a closed descriptor, which every write refuses. */
         FileDescriptor descriptor() {
+            return closed ? new FileDescriptor() : pipeDescriptor();
+        }
+
+        /** The descriptor's pipe's write end, whether the test's stdout is closed or not ({@link Stdout#out}, made
+         *  once per JVM, serves every test). */
+        FileDescriptor pipeDescriptor() {
             if (descriptorPipe == null) {
                 return FileDescriptor.out;
-            }
-            if (closed) {
-                return new FileDescriptor();
             }
             descriptorUsed = true;
             return descriptorPipe.descriptor;
@@ -390,6 +400,7 @@ public final class Runner {
                 return;
             }
             FileInputStream pipe = descriptorPipe.reader;
+            pipeLock.lock();
             try {
                 long left = Math.min(descriptorEnd - descriptorTaken, pipe.available());
                 byte[] piece = new byte[(int) Math.min(1 << 16, Math.max(0, left))];
@@ -408,15 +419,31 @@ public final class Runner {
                 }
             } catch (IOException unreadable) {
                 descriptorClosed = true;
+            } finally {
+                pipeLock.unlock();
             }
         }
 
-        /** Takes the descriptor's pipe in while a test runs, so that a program that writes more than the pipe holds
-         *  through it alone does not wait for ever (a test's output is read as it is written). */
-        synchronized void drain() {
-            if (!frozen) {
-                takeDescriptorPipe();
+        /** Takes the descriptor's pipe in while a test runs where it held the same since the drainer's last look: a
+         *  program that writes more than the pipe holds through it alone would otherwise wait for ever (a test's
+         *  output is read as it is written). Not while it is being written to: a program that then ends its JVM by a
+         *  route the rewrite does not see would lose what was being taken in as it ended. */
+        void drainIfStalled() {
+            int held;
+            try {
+                held = descriptorPipe.reader.available();
+            } catch (IOException unreadable) {
+                return;
             }
+            if (held > 0 && held == lastHeld) {
+                synchronized (this) {
+                    if (!frozen) {
+                        takeDescriptorPipe();
+                    }
+                }
+                held = -1;
+            }
+            lastHeld = held;
         }
 
         boolean drains() {
@@ -444,10 +471,20 @@ public final class Runner {
 
         void freeze() {
             if (descriptorPipe != null) {  // what its pipe holds up to now is the test's, and nothing after
+                boolean locked = false;
+                try {
+                    locked = pipeLock.tryLock(20, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
                 try {
                     descriptorEnd = descriptorTaken + descriptorPipe.reader.available();
                 } catch (IOException unreadable) {
                     descriptorEnd = descriptorTaken;
+                } finally {
+                    if (locked) {
+                        pipeLock.unlock();
+                    }
                 }
             }
             frozen = true;

@@ -56,8 +56,9 @@ public class Stdout extends FileOutputStream {  // not final: a program may subc
         return Runner.stdout.descriptor();
     }
 
-    /** The same, where a program imports {@code FileDescriptor.out} by its simple name (the rewrite imports this). */
-    public static final FileDescriptor out = descriptor();
+    /** The same, where a program imports {@code FileDescriptor.out} by its simple name (the rewrite imports this);
+     *  made once per JVM, so the pipe's descriptor even where the test that made it had closed its stdout. */
+    public static final FileDescriptor out = Runner.stdout.pipeDescriptor();
 
     /** Closes fd 1 for the rest of the test, as closing the real stream does: System.out prints nothing more. */
     @Override
