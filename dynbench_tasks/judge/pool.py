@@ -335,8 +335,8 @@ class _Channel:
     all three (its first frame, :data:`wire.READY`) :meth:`unlink` removes their names and the folder, so no judged
     program can open one again (a runner's sandbox has no ``/proc``) or put a file in its place: the
     program's JVM then holds nothing writable it can name. Until then the runner alone runs there, and
-    opens the pipe write-only: reading it would take a frame from the judge. As root the JVM runs as
-    nobody, who may write all three (group ``nobody``) but may neither read the pipe nor change a mode."""
+    opens the reply pipe write-only: reading it would take a frame from the judge. As root the JVM runs as
+    nobody, who may write all three (group ``nobody``) but may neither read the reply pipe nor change a mode."""
 
     def __init__(self, output_cap: int) -> None:
         self.replies = self.recorder = self.descriptor_pipe = None
