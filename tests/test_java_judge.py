@@ -143,8 +143,19 @@ def test_the_fast_output_idiom_and_every_other_fd_1_write_to_the_tests_stdout():
         assert js.judge_rewrites(before) == after, before
     for before, after in {  # as the exit's static imports are rewritten (red team 9: h13)
         "import static java.io.FileDescriptor.out;\nclass A { Object o = out; }":
-            "import static dynbench.Stdout.out;\nclass A { Object o = out; }",
-        "import static java.io.FileDescriptor.*;": "import static java.io.FileDescriptor.*; import static dynbench.Stdout.out;",
+            "import static dynbench.Stdout.Imported.out;\nclass A { Object o = out; }",
+        "import static java.io.FileDescriptor.*;": "import static java.io.FileDescriptor.*; import static dynbench.Stdout.Imported.out;",
+    }.items():
+        assert js.judge_rewrites(before) == after, before
+    for before, after in {  # red team 10: the fast-input idiom read the JVM's own stdin, the runner's request
+        "new DataInputStream(new FileInputStream(FileDescriptor.in))": "new DataInputStream(new dynbench.Stdin())",
+        "new java.io.FileInputStream(java.io.FileDescriptor.in)": "new dynbench.Stdin()",
+        # ... another single-static-import of an out shadows FileDescriptor.* in java too: no second one added
+        "import static java.lang.System.out;\nimport static java.io.FileDescriptor.*;":
+            "import static java.lang.System.out;\nimport static java.io.FileDescriptor.*;",
+        # ... and a modifier before an array type is no declaration of a variable named FileDescriptor
+        "static final FileDescriptor[] STREAMS = {FileDescriptor.out};":
+            f"static final FileDescriptor[] STREAMS = {{{descriptor}}};",
     }.items():
         assert js.judge_rewrites(before) == after, before
     for untouched in ('String s = "new FileOutputStream(FileDescriptor.out)";', "new FileOutputStream(FileDescriptor.err)",
@@ -306,6 +317,95 @@ def test_more_than_a_pipe_holds_through_the_descriptor_alone_arrives_whole_and_i
         assert result.status == 0, result.diagnostics
         assert [run.stdout for run in result.runs] == [padding + b"3\n", padding + b"42\n"]
         assert {(run.outcome, run.exit_status) for run in result.runs} == {(outcome, 0)}
+
+
+LEFT_IN_THE_JVM = {  # name -> (program, its tests, what plain java prints for each)
+    "a stream of an earlier test, closed with this one's": ("""import java.io.*;
+import java.util.*;
+public class Main {
+    static class Tap extends FileOutputStream {
+        final int n;
+        Tap(FileDescriptor fd, int n) { super(fd); this.n = n; }
+        @Override public void close() throws IOException { System.out.println("closed " + n); super.close(); }
+    }
+    public static void main(String[] args) throws Exception {
+        Scanner in = new Scanner(System.in); int n = in.nextInt(); String mode = in.next();
+        Tap tap = new Tap(FileDescriptor.out, n);
+        if (mode.equals("close")) tap.close(); else System.out.println("kept " + n);
+    }
+}
+""", [b"1 keep\n", b"2 keep\n", b"3 close\n"], [b"kept 1\n", b"kept 2\n", b"closed 3\nclosed 3\n"]),  # twice, as in
+    # java: closing a descriptor closes every stream on it, the one being closed again
+    "a finalizer the program's class inherits": ("""import java.awt.*;
+import java.util.*;
+public class Main {
+    static class Job extends PrintJob {  // PrintJob.finalize() calls end()
+        final int n;
+        Job(int n) { this.n = n; }
+        public Graphics getGraphics() { return null; }
+        public Dimension getPageDimension() { return null; }
+        public int getPageResolution() { return 0; }
+        public boolean lastPageFirst() { return false; }
+        public void end() { System.out.println("seen " + n); }
+    }
+    static Object sink;
+    public static void main(String[] args) throws Exception {
+        int n = new Scanner(System.in).nextInt();
+        for (int i = 0; i < 4; i++) { System.gc(); Thread.sleep(40); }
+        System.out.println("answer " + n);
+        sink = new Job(n);
+        sink = null;
+    }
+}
+""", [b"5\n", b"6\n", b"7\n"], [b"answer 5\n", b"answer 6\n", b"answer 7\n"]),
+    "the JVM's CookieHandler": ("""import java.net.*;
+import java.util.*;
+public class Main {
+    static class Jar extends CookieHandler {
+        final String seen;
+        Jar(String seen) { this.seen = seen; }
+        public Map<String, List<String>> get(URI u, Map<String, List<String>> h) {
+            return Collections.singletonMap("seen", Collections.singletonList(seen));
+        }
+        public void put(URI u, Map<String, List<String>> h) { }
+    }
+    public static void main(String[] args) throws Exception {
+        int n = new Scanner(System.in).nextInt();
+        CookieHandler before = CookieHandler.getDefault();
+        String seen = before == null ? "" : before.get(new URI("http://x/"), new HashMap<>()).get("seen").get(0);
+        CookieHandler.setDefault(new Jar(seen + n));
+        System.out.println(seen + n);
+    }
+}
+""", [b"5\n", b"6\n", b"7\n"], [b"5\n", b"6\n", b"7\n"]),
+    "a JVM thread's name": ("""import java.util.*;
+public class Main {
+    public static void main(String[] args) {
+        int n = new Scanner(System.in).nextInt();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("Reference Handler")) {
+                System.out.println(t.getName().substring(17) + " " + n);
+                t.setName("Reference Handler " + n);
+            }
+        }
+    }
+}
+""", [b"5\n", b"6\n", b"7\n"], [b" 5\n", b" 6\n", b" 7\n"]),
+}
+
+
+def test_what_one_test_leaves_in_the_jvm_reaches_no_later_test(judge):
+    """Red team 10: a runner JVM runs several tests of a program, where plain java starts each in a JVM of its own,
+    and each of these printed an earlier test's input into a later test's stdout: a stream an earlier test attached
+    to fd 1, closed with the later test's (java closes every stream on a descriptor with it; each test now has a
+    descriptor of its own), a finalizer the program's class inherits from the JDK (``java.awt.PrintJob``'s calls
+    ``end()``; such a program now runs each test in a JVM of its own), an object of the program's made the JVM's
+    CookieHandler and a value kept in a JVM thread's name (both put back as each test starts). Each test prints
+    what plain java prints for it."""
+    jobs = [program_job(program, str(i), tests, 5000) for i, (program, tests, _) in enumerate(LEFT_IN_THE_JVM.values())]
+    for (name, (_, _, printed)), result in zip(LEFT_IN_THE_JVM.items(), judge.run(jobs), strict=True):
+        assert result.status == 0, (name, result.diagnostics)
+        assert [run.stdout for run in result.runs] == printed, name
 
 
 def test_main_s_throwable_goes_to_the_handler_the_program_set_and_each_test_has_its_own_stderr(judge):

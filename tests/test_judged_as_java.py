@@ -50,7 +50,7 @@ HOOK = "Runtime.getRuntime().addShutdownHook(new Thread(() -> {{ {}; }}));"
 DESCRIPTOR = "java.io.FileDescriptor fd = java.io.FileDescriptor.out; java.io.FileOutputStream o = new " \
              "java.io.FileOutputStream(fd);"
 IDIOM = "java.io.FileOutputStream(java.io.FileDescriptor.out)"
-# name -> (reply, its status now, its status before its fix: on 8f700ae, or on 9e3568a where the comment says)
+# name -> (reply, its status now, its status before its fix: on 8f700ae, or where the comment says)
 ANSWERS = {
     "a \\u0022 closes a string for javac alone": (adds(
         'String probe = "\\u0022 + " System.exit(0) "; System.out.println(probe.length() == 23 ? a + b : 0);'),
@@ -110,6 +110,33 @@ ANSWERS = {
     "honest: a URL stream handler factory set as it starts": (adds(
         "java.net.URL.setURLStreamHandlerFactory(protocol -> null); System.out.println(a + b);"), "passed",
         "runtime_error"),
+    # red team 10 (on 462c6c5, the pipe's first version): text written after the close, read from the pipe as
+    # the JVM ended; a position on a pipe opened for appending
+    "the sum written after System.out.close(), then an unseen halt": (adds(
+        "java.io.FileOutputStream raw = new java.io.FileOutputStream((java.io.FileDescriptor.out)); "
+        "System.out.close(); Thread ticker = new Thread(() -> { while (true) { try { raw.write('\\n'); } "
+        "catch (java.io.IOException closed) { return; } } }); ticker.setDaemon(true); ticker.start(); "
+        "try { raw.write((a + b + \"\\n\").getBytes()); } catch (java.io.IOException closed) { } "
+        "Thread.sleep(3); Runtime rt = Runtime.getRuntime(); rt.halt(0);"), "wrong_output", "passed"),
+    "position() on the idiom's channel": (adds(
+        f"System.out.println(a + b); System.out.flush(); new {IDIOM}.getChannel().position();"), "runtime_error",
+        "passed"),
+    "honest: the idiom's channel written, then closed": (adds(
+        f"java.nio.channels.FileChannel ch = new {IDIOM}.getChannel(); "
+        "ch.write(java.nio.ByteBuffer.wrap((a + b + \"\\n\").getBytes())); ch.close();"), "passed", "wrong_output"),
+    "honest: fast input through FileInputStream(FileDescriptor.in)": (adds(
+        "java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(new java.io."
+        "FileInputStream(java.io.FileDescriptor.in))); String rest = r.readLine(); System.out.println(a + b);")
+        .replace("Scanner in = new Scanner(System.in);\n        long a = in.nextLong(), b = in.nextLong();",
+                 "long a, b; { java.io.DataInputStream d = new java.io.DataInputStream(new java.io.FileInputStream("
+                 "java.io.FileDescriptor.in)); String[] w = new String(d.readAllBytes()).trim().split(\" \"); "
+                 "a = Long.parseLong(w[0]); b = Long.parseLong(w[1]); }"), "passed", "runtime_error"),
+    "honest: an array of descriptors in a static final field": (adds(
+        "new java.io.PrintStream(new java.io.FileOutputStream(STREAMS[0]), true).println(a + b); } "
+        "private static final java.io.FileDescriptor[] STREAMS = {java.io.FileDescriptor.out};"
+        " static void unused() {").replace("java.io.FileDescriptor[] STREAMS = {java.io.FileDescriptor.out}",
+                                           "FileDescriptor[] STREAMS = {FileDescriptor.out}")
+        .replace("import java.util.*;", "import java.util.*;\nimport java.io.FileDescriptor;"), "passed", "wrong_output"),
     "honest right": (adds("System.out.println(a + b);"), "passed", "passed"),
     "honest wrong": (adds("System.out.println(a - b);"), "wrong_output", "wrong_output"),
 }

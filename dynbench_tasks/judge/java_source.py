@@ -236,11 +236,14 @@ def package_unobscured(code: str, tokens: list[Token]) -> tuple[str, list[Token]
     return code, tokenize(code)
 
 
-# Words after which a name is an expression or a type being named, never one being declared.
+# Words after which a name is an expression or a type being named, never one being declared: a modifier comes
+# before a declaration's type (red team 10: ``static final FileDescriptor[] STREAMS``).
 _NOT_DECLARING = _NOT_RETURN_TYPES | {"assert", "instanceof", "extends", "implements", "permits", "throws", "import",
-                                      "package", "break", "continue", "default"}
-# What may follow a variable's, field's or parameter's name where it is declared.
-_AFTER_DECLARED = {"=", ";", ",", ")", ":", "["}
+                                      "package", "break", "continue", "default", "public", "protected", "private",
+                                      "static", "final", "abstract", "transient", "volatile", "synchronized",
+                                      "native", "strictfp", "sealed"}
+# What may follow a variable's, field's or parameter's name where it is declared (not ``[``: ``Type[] name``).
+_AFTER_DECLARED = {"=", ";", ",", ")", ":"}
 
 
 def own_names(tokens: list[Token], names: set[str], variables: bool = True) -> set[str]:
@@ -316,8 +319,8 @@ def exit_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     return found
 
 
-_STDOUT_TARGET = f"new {_PACKAGE}.Stdout()"
-_DESCRIPTOR_TARGET, _DESCRIPTOR_IMPORT = f"{_PACKAGE}.Stdout.descriptor()", f"{_PACKAGE}.Stdout.out"
+_STDOUT_TARGET, _STDIN_TARGET = f"new {_PACKAGE}.Stdout()", f"new {_PACKAGE}.Stdin()"
+_DESCRIPTOR_TARGET, _DESCRIPTOR_IMPORT = f"{_PACKAGE}.Stdout.descriptor()", f"{_PACKAGE}.Stdout.Imported.out"
 _JAVA_IO = ["java", ".", "io", "."]
 
 
@@ -326,50 +329,71 @@ def _after_java_io(texts: list[str], i: int) -> int:
     return i + 4 if texts[i:i + 4] == _JAVA_IO else i
 
 
-def _standard_output_at(texts: list[str], i: int, own: set[str]) -> int | None:
-    """The last token of ``FileDescriptor.out`` (also ``java.io.``-qualified) if one starts at token ``i``, not
-    itself after a dot nor a ``FileDescriptor`` of the program's ``own``; else None."""
+def _standard_output_at(texts: list[str], i: int, own: set[str], stream: str = "out") -> int | None:
+    """The last token of ``FileDescriptor.out`` (or another ``stream``; also ``java.io.``-qualified) if one starts at
+    token ``i``, not itself after a dot nor a ``FileDescriptor`` of the program's ``own``; else None."""
     if i > 0 and texts[i - 1] == ".":
         return None
     name = _after_java_io(texts, i)
     if name == i and "FileDescriptor" in own:
         return None
-    return name + 2 if texts[name:name + 3] == ["FileDescriptor", ".", "out"] else None
+    return name + 2 if texts[name:name + 3] == ["FileDescriptor", ".", stream] else None
+
+
+def _imports_another_out(texts: list[str]) -> bool:
+    """Whether a source (its tokens' ``texts``) imports a static member ``out`` of a type other than
+    FileDescriptor by name (``import static java.lang.System.out;``, red team 10)."""
+    for i in range(len(texts) - 1):
+        if texts[i:i + 2] == ["import", "static"] and (i == 0 or texts[i - 1] in (";", "}")):
+            end = i + 2
+            while end < len(texts) and texts[end] != ";":
+                end += 1
+            if texts[end - 2:end] == [".", "out"] and texts[end - 3] != "FileDescriptor":
+                return True
+    return False
 
 
 def stdout_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     """Replacements sending ``new FileOutputStream(FileDescriptor.out)`` (either name also as ``java.io.``) to
-    ``new dynbench.Stdout()``, a FileOutputStream writing where System.out writes, and every other
+    ``new dynbench.Stdout()``, a FileOutputStream writing where System.out writes, the fast-input idiom
+    ``new FileInputStream(FileDescriptor.in)`` to ``new dynbench.Stdin()``, which reads the test's stdin (the JVM's
+    own is the runner's request, read to its end: red team 10), and every other
     ``FileDescriptor.out`` (outside an import) to ``dynbench.Stdout.descriptor()``, a descriptor whose bytes go
     there too (``Runner.DescriptorPipe``); ``import static java.io.FileDescriptor.out;`` (or ``.*``) imports
-    ``dynbench.Stdout.out``, that descriptor, instead (as the exit's import is rewritten). The JVM's real standard
+    ``dynbench.Stdout.Imported.out``, that descriptor, instead (as the exit's import is rewritten; not beside another
+    single-static-import of an ``out``, which shadows the on-demand one in java too). The JVM's real standard
     output goes to /dev/null (the runner replies elsewhere), and a program would otherwise print nothing;
     ``FileDescriptor.out`` reached by reflection still goes there. A ``FileDescriptor`` or ``FileOutputStream``
     the program declares itself (:func:`own_names`) is its own where it is not qualified."""
     found = []
     texts = [t.text for t in tokens]
-    own = own_names(tokens, {"FileDescriptor"}) | own_names(tokens, {"FileOutputStream"}, variables=False)
+    own = own_names(tokens, {"FileDescriptor"}) | own_names(tokens, {"FileOutputStream", "FileInputStream"},
+                                                           variables=False)
     in_import = False
     static_import = ["import", "static", *_JAVA_IO, "FileDescriptor", "."]
+    imports_another_out = _imports_another_out(texts)
     i = 0
     while i < len(tokens):
         if texts[i:i + len(static_import)] == static_import and (i == 0 or texts[i - 1] in (";", "}")):
             member = i + len(static_import)
             if texts[member:member + 2] == ["out", ";"]:
                 found.append((tokens[i].start, tokens[member + 1].end, f"import static {_DESCRIPTOR_IMPORT};"))
-            elif texts[member:member + 2] == ["*", ";"]:  # a single-static-import shadows the on-demand one
+            elif texts[member:member + 2] == ["*", ";"] and not imports_another_out:
+                # a single-static-import shadows the on-demand one
                 found.append((tokens[member + 1].end, tokens[member + 1].end, f" import static {_DESCRIPTOR_IMPORT};"))
             i = member + 2
             continue
         if texts[i] in ("import", ";") and (i == 0 or texts[i - 1] != "."):
             in_import = texts[i] == "import"
         stream = _after_java_io(texts, i + 1) if texts[i] == "new" and (i == 0 or texts[i - 1] != ".") else None
-        if stream == i + 1 and "FileOutputStream" in own:
+        if stream == i + 1 and stream < len(texts) and texts[stream] in own:
             stream = None
-        if stream is not None and texts[stream:stream + 2] == ["FileOutputStream", "("]:
-            descriptor_end = _standard_output_at(texts, stream + 2, own)
+        idiom = {"FileOutputStream": ("out", _STDOUT_TARGET), "FileInputStream": ("in", _STDIN_TARGET)}.get(
+            texts[stream] if stream is not None and texts[stream + 1:stream + 2] == ["("] else "")
+        if idiom is not None:
+            descriptor_end = _standard_output_at(texts, stream + 2, own, idiom[0])
             if descriptor_end is not None and texts[descriptor_end + 1:descriptor_end + 2] == [")"]:
-                found.append((tokens[i].start, tokens[descriptor_end + 1].end, _STDOUT_TARGET))
+                found.append((tokens[i].start, tokens[descriptor_end + 1].end, idiom[1]))
                 i = descriptor_end + 2
                 continue
         descriptor_end = None if in_import else _standard_output_at(texts, i, own)

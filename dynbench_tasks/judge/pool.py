@@ -103,8 +103,9 @@ RUNNER, COMPILER = "dynbench.Runner", "dynbench.CompileServer"
 _CHANNEL_INSIDE = "/run/dynbench-channel"
 _REPLIES, _RECORDER, _DESCRIPTOR_PIPE = "replies", "recorder", "descriptor"
 # The flight recorder's header (Runner.Recorder): the test's stdout length, how the test ended (0 while it runs,
-# else 1 + its outcome) and its exit status, as big-endian ints; its stdout follows.
-_RECORDER_HEADER = 12
+# else 1 + its outcome), its exit status and whether the test closed its stdout, as big-endian ints; its stdout
+# follows.
+_RECORDER_HEADER = 16
 _BUILDING = threading.Lock()
 # Runs the program its test names (its stdin): how programs run together (JudgeWorker.run_together).
 _DISPATCH = "dispatch"
@@ -730,10 +731,11 @@ class JudgeWorker:
     @staticmethod
     def _ended_jvm(returncode: int, channel: _Channel, cap: int, late: bool) -> TestRun:
         """The run of a test whose program ended its JVM: its exit status, and what it had printed (the flight
-        recorder's, then what the descriptor's pipe still held: written after all of it). Where the test had ended
-        before (a thread of the program ended the JVM while the runner was kept from replying), that end stands;
-        where the JVM ended past the test's time limit (``late``), it timed out."""
-        size, ended, status = struct.unpack(">iii", os.pread(channel.recorder, _RECORDER_HEADER, 0))
+        recorder's, then what the descriptor's pipe still held: written after all of it, and nothing where the test
+        had closed its stdout, as java's fd 1 takes nothing after its close). Where the test had ended before (a thread
+        of the program ended the JVM while the runner was kept from replying), that end stands; where the JVM ended
+        past the test's time limit (``late``), it timed out."""
+        size, ended, status, closed = struct.unpack(">iiii", os.pread(channel.recorder, _RECORDER_HEADER, 0))
         stdout = os.pread(channel.recorder, min(max(0, size), cap), _RECORDER_HEADER)
         if ended in (1 + RETURNED, 1 + THREW, 1 + EXITED, 1 + TIMED_OUT):
             outcome = ended - 1
@@ -743,7 +745,7 @@ class JudgeWorker:
             return TestRun(TIMED_OUT, 0, "", b"", 0)
         if returncode < 0:  # a signal: no exit the program asked for
             return TestRun(THREW, 0, "jvm ended", b"", 0)
-        if len(stdout) < cap:
+        if not closed and len(stdout) < cap:
             stdout += _unread(channel.descriptor_pipe, cap - len(stdout))
         return TestRun(EXITED, returncode, "", stdout, 0)
 

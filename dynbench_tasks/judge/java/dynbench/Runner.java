@@ -11,6 +11,7 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
@@ -66,6 +67,8 @@ public final class Runner {
     static final int TIMEOUT_STATUS = 124;
     /** The running test's stdout, which {@link Stdout} writes to as System.out does. */
     static volatile Recorder stdout;
+    /** The running test's stdin, which {@link Stdin} reads as System.in does. */
+    static volatile InputStream stdin = InputStream.nullInputStream();
     /** Set once the runner ends its JVM for real, to run a program's shutdown hooks. */
     static volatile boolean endingJvm;
     /** The JVM's and the runner's own threads, alive before any program code ran: every other thread is a
@@ -75,6 +78,7 @@ public final class Runner {
      *  from them, as a program does in a JVM of its own. */
     static final Properties PRISTINE_PROPERTIES = new Properties();
     static Locale pristineLocale, pristineFormatLocale, pristineDisplayLocale;
+    static final Map<Thread, String> pristineThreadNames = new HashMap<>();
     /** System.err for every test: nobody judges it. */
     static final PrintStream NO_STDERR = new PrintStream(OutputStream.nullOutputStream());
 
@@ -120,6 +124,9 @@ public final class Runner {
         pristineLocale = Locale.getDefault();
         pristineFormatLocale = Locale.getDefault(Locale.Category.FORMAT);
         pristineDisplayLocale = Locale.getDefault(Locale.Category.DISPLAY);
+        for (Thread own : ownThreads) {
+            pristineThreadNames.put(own, own.getName());
+        }
         stdout = new Recorder(recorded, Math.min(outputCap, recorded.capacity() - Recorder.HEADER), descriptorPipe);
         for (byte[] input : tests) {
             Result result = runOne(mainClass, classes, input, timeLimitMs, stdout);
@@ -150,8 +157,8 @@ public final class Runner {
             for (String value : result.records) {
                 Wire.writeString(out, value);
             }
-            boolean stops = result.outcome == TIMED_OUT || result.threadsLeft || ownJvmPerTest
-                || stdout.keepsProgram();
+            boolean stops = result.outcome == TIMED_OUT || result.threadsLeft || result.inheritsFinalizer
+                || ownJvmPerTest || stdout.keepsProgram();
             out.writeBoolean(stops);
             replies.send(frame.toByteArray());
             if (stops) {
@@ -264,32 +271,51 @@ public final class Runner {
     }
 
     /** What a program reaches as {@code FileDescriptor.out} wherever the source rewrite spells it outside the
-     *  fast-output idiom ({@link Stdout#descriptor}): the write end of a pipe of the runner's channel (a FIFO the
-     *  judge made), whose bytes the {@link Recorder} takes into the test's stdout in the order they were written.
-     *  A real descriptor, so that every route through it works as fd 1 does (a FileWriter, getChannel(), getFD(),
-     *  the descriptor kept in a variable), and a pipe as fd 1 is where a test's output is read: what java refuses on
-     *  a pipe it refuses here (truncating it, writing at a position, seeking: red team 9 hid what it printed so); the
-     *  JVM's own fd 1 goes to /dev/null. What a test leaves in the pipe is dropped as the next starts. */
+     *  fast-output idiom ({@link Stdout#descriptor}): a pipe of the runner's channel (a FIFO the judge made), whose
+     *  bytes the {@link Recorder} takes into the test's stdout in the order they were written. A real descriptor, so
+     *  that every route through it works as fd 1 does (a FileWriter, getChannel(), getFD(), the descriptor kept in a
+     *  variable), and a pipe, as fd 1 is where a test's output is read: what java refuses on a pipe it refuses here
+     *  (truncating it, writing at a position, seeking: red team 9 hid what it printed so); the JVM's own fd 1 goes to
+     *  /dev/null. Each test is handed a write end of its own, opened before any program code ran (no name leads to
+     *  the pipe afterwards): closing it closes that test's fd 1 alone, and a stream a test attached to it (every
+     *  FileOutputStream on a descriptor is closed with it) goes with that test (red team 10: one test's close ran
+     *  an earlier test's stream's close(), and a subclass's statics filled the heap). A JVM stops after the test
+     *  that takes its last. What a test leaves in the pipe is dropped as the next starts. */
     static final class DescriptorPipe {
-        final FileDescriptor descriptor;  // its stream, kept here, holds it open
+        static final int WRITE_ENDS = 16;
         final FileInputStream reader;  // not a FileChannel: an interrupted thread would close that for good
-        private final FileOutputStream writer;
+        private final FileOutputStream[] writeEnds;
+        private int handedOut;
 
-        private DescriptorPipe(FileOutputStream writer, FileInputStream reader) throws IOException {
-            this.writer = writer;
-            this.descriptor = writer.getFD();
+        private DescriptorPipe(FileOutputStream[] writeEnds, FileInputStream reader) {
+            this.writeEnds = writeEnds;
             this.reader = reader;
         }
 
-        /** The pipe at {@code path}, whose reader the judge holds open (so neither open waits); null where there is
-         *  none (then FileDescriptor.out is the JVM's own). */
+        /** The next test's write end (the runner forgets it as that test ends). */
+        FileOutputStream nextWriteEnd() {
+            FileOutputStream end = writeEnds[handedOut];
+            writeEnds[handedOut++] = null;
+            return end;
+        }
+
+        boolean allHandedOut() {
+            return handedOut == writeEnds.length;
+        }
+
+        /** The pipe at {@code path}, whose reader the judge holds open (so no open waits); null where there is none
+         *  (then FileDescriptor.out is the JVM's own). Not opened for appending: a pipe has no position to append
+         *  at, and java's fd 1 seeks nowhere (red team 10: position() gave the size). */
         static DescriptorPipe open(String path) {
             if (path.isEmpty()) {
                 return null;
             }
             try {
-                FileOutputStream writer = new FileOutputStream(path, true);
-                return new DescriptorPipe(writer, new FileInputStream(path));
+                FileOutputStream[] ends = new FileOutputStream[WRITE_ENDS];
+                for (int i = 0; i < ends.length; i++) {
+                    ends[i] = new FileOutputStream(path);
+                }
+                return new DescriptorPipe(ends, new FileInputStream(path));
             } catch (IOException | RuntimeException unavailable) {
                 return null;
             }
@@ -303,17 +329,19 @@ public final class Runner {
         int millis;
         List<String> records = new ArrayList<>();
         boolean threadsLeft;
+        /** A class of the program inherits a finalizer from the JDK ({@link JobLoader#inheritsFinalizer}). */
+        boolean inheritsFinalizer;
         /** Ended by Runtime.halt (the rewrite's), which runs no shutdown hook. */
         boolean halted;
     }
 
-    /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome) and its exit status,
-     *  then its first {@code cap} bytes; frozen once the test has ended. A program that ends the JVM during its test
+    /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome), its exit status and
+     *  whether the test closed it (1) or not (0), then its first {@code cap} bytes; frozen once the test has ended. A program that ends the JVM during its test
      *  leaves what the descriptor's pipe still holds to the caller, which reads it from there. A program that ends
      *  the JVM after its test ended (from a thread of its own, while the runner is kept from replying) cannot make
      *  that end another: the caller reads it here. */
     static final class Recorder extends OutputStream {
-        static final int HEADER = 12;
+        static final int HEADER = 16;
         private final ByteBuffer buffer;
         private final int cap;
         // Set without this recorder's monitor, as is how the test ended: a thread of the program may hold it
@@ -323,8 +351,13 @@ public final class Runner {
         // program): as in a JVM of its own, nothing it writes there afterwards arrives.
         private volatile boolean closed;
         private final DescriptorPipe descriptorPipe;
-        // Whether a program was handed the descriptor (then each write takes in what its pipe holds first), how much
-        // of it the test's stdout took in, how much it had been written as the test ended, and whether it was closed.
+        // The running test's write end of the pipe and its descriptor, once the test asked for it; the lock that
+        // hands it out (the runner never waits on it).
+        private volatile FileOutputStream writeEnd;
+        private volatile FileDescriptor descriptor;
+        private final Object handingOut = new Object();
+        // Whether a test of this JVM was handed a write end (then each write takes in what the pipe holds first),
+        // how much of it the test's stdout took in, and how much it had been written as the test ended.
         private volatile boolean descriptorUsed;
         private volatile long descriptorTaken;
         private volatile long descriptorEnd = Long.MAX_VALUE;
@@ -334,8 +367,8 @@ public final class Runner {
         private final ReentrantLock pipeLock = new ReentrantLock();
         // How much the pipe held at the drainer's last look (-1: it took the pipe in then).
         private int lastHeld = -1;
-        private volatile boolean descriptorClosed;
-        private volatile boolean descriptorSubclassed;
+        // The pipe could not be read, or a program imported FileDescriptor.out statically (one descriptor for the JVM).
+        private volatile boolean keepsProgram;
 
         Recorder(ByteBuffer buffer, int cap, DescriptorPipe descriptorPipe) {
             this.buffer = buffer;
@@ -347,9 +380,12 @@ public final class Runner {
             buffer.putInt(0, 0);
             buffer.putInt(4, 0);
             buffer.putInt(8, 0);
+            buffer.putInt(12, 0);
             frozen = false;
             closed = false;
-            if (descriptorUsed && !descriptorClosed) {
+            writeEnd = null;
+            descriptor = null;
+            if (descriptorUsed && !keepsProgram) {
                 try {  // what a thread wrote after the last test ended goes too (read: a pipe cannot skip)
                     byte[] dropped = new byte[1 << 16];
                     for (int left = descriptorPipe.reader.available(); left > 0;
@@ -357,7 +393,7 @@ public final class Runner {
                         descriptorPipe.reader.read(dropped, 0, Math.min(left, dropped.length));
                     }
                 } catch (IOException unreadable) {
-                    descriptorClosed = true;
+                    keepsProgram = true;
                 }
             }
             descriptorTaken = 0;
@@ -370,27 +406,41 @@ public final class Runner {
             return closed ? new FileDescriptor() : pipeDescriptor();
         }
 
-        /** The descriptor's pipe's write end, whether the test's stdout is closed or not ({@link Stdout#out}, made
-         *  once per JVM, serves every test). */
-        FileDescriptor pipeDescriptor() {
+        /** The running test's write end of the pipe, handed out as the test first asks for it. */
+        private FileDescriptor pipeDescriptor() {
             if (descriptorPipe == null) {
                 return FileDescriptor.out;
             }
-            descriptorUsed = true;
-            return descriptorPipe.descriptor;
+            FileDescriptor current = descriptor;
+            if (current == null) {
+                synchronized (handingOut) {
+                    current = descriptor;
+                    if (current == null) {
+                        FileOutputStream end = descriptorPipe.nextWriteEnd();
+                        try {
+                            current = end.getFD();
+                        } catch (IOException closed) {
+                            current = new FileDescriptor();
+                        }
+                        writeEnd = end;
+                        descriptor = current;
+                        descriptorUsed = true;
+                    }
+                }
+            }
+            return current;
         }
 
-        /** Whether this test's program closed the descriptor (it cannot be opened again), or a subclass of its
-         *  own holds it (each stream on it stays attached to it, and with it the test's classes and their statics:
-         *  red team 9 ran out of memory by the fourth test): the JVM then stops after the test, and its later tests
-         *  run in a fresh one. */
+        /** {@link Stdout.Imported#out}: made once per JVM, so the JVM runs this test alone. */
+        FileDescriptor importedDescriptor() {
+            keepsProgram = true;
+            return descriptor();
+        }
+
+        /** Whether the JVM stops after this test, and its later tests run in a fresh one: it handed out its last write
+         *  end, the pipe could not be read, or a program imported the descriptor statically. */
         boolean keepsProgram() {
-            return descriptorClosed || descriptorSubclassed;
-        }
-
-        /** A subclass of the program's attached a stream to the descriptor (see {@link #keepsProgram}). */
-        void subclassed() {
-            descriptorSubclassed = true;
+            return keepsProgram || (descriptorPipe != null && descriptorPipe.allHandedOut());
         }
 
         /** Takes what the descriptor's pipe holds, up to where the test ended, into the test's stdout, as if it had
@@ -413,12 +463,12 @@ public final class Runner {
                     descriptorTaken += read;
                     left = Math.min(descriptorEnd - descriptorTaken, pipe.available());
                 }
-                if (!descriptorPipe.descriptor.valid()) {
-                    descriptorClosed = true;
-                    closed = true;
+                FileDescriptor current = descriptor;
+                if (current != null && !current.valid()) {
+                    markClosed();
                 }
             } catch (IOException unreadable) {
-                descriptorClosed = true;
+                keepsProgram = true;
             } finally {
                 pipeLock.unlock();
             }
@@ -452,12 +502,36 @@ public final class Runner {
 
         /** Whether the test closed its stdout: by System.out, the idiom's stream, or the descriptor itself. */
         boolean closed() {
-            return closed || (descriptorUsed && !descriptorPipe.descriptor.valid());
+            FileDescriptor current = descriptor;
+            return closed || (current != null && !current.valid());
         }
 
+        /** Closes the test's stdout, as closing fd 1 does: what the pipe holds was written before and is the test's;
+         *  then the test's write end is closed, so that every later write through it throws, as in java (red team 10:
+         *  a write after System.out.close() went through, and text written after the close was judged). Closing it
+         *  closes each stream on it, as java closes each one on fd 1: in this thread, outside this recorder's monitor
+         *  (a stream's close() is the program's code). */
         @Override
         public void close() {
+            synchronized (this) {
+                if (!frozen) {
+                    takeDescriptorPipe();
+                }
+            }
+            markClosed();
+            FileOutputStream end = writeEnd;
+            if (end != null) {
+                try {
+                    end.close();
+                } catch (IOException alreadyClosed) {
+                    // closed: as wanted
+                }
+            }
+        }
+
+        private void markClosed() {
             closed = true;
+            buffer.putInt(12, 1);  // the caller reads none of the pipe's leftovers for a test that closed it
         }
 
         synchronized void undecided() {
@@ -658,6 +732,7 @@ public final class Runner {
 
     static final class JobLoader extends ClassLoader {
         final Map<String, byte[]> classes;
+        private final List<Class<?>> defined = new ArrayList<>();
 
         JobLoader(Map<String, byte[]> classes) {
             super(Runner.class.getClassLoader());
@@ -670,7 +745,34 @@ public final class Runner {
             if (bytes == null) {
                 throw new ClassNotFoundException(name);
             }
-            return defineClass(name, bytes, 0, bytes.length);
+            Class<?> made = defineClass(name, bytes, 0, bytes.length);
+            synchronized (defined) {
+                defined.add(made);
+            }
+            return made;
+        }
+
+        /** Whether a class this test loaded has a finalizer it inherits from the JDK (java.awt.PrintJob's, whose
+         *  finalize() calls the program's end(): red team 10 solved a later test from the finalizer thread with it),
+         *  which the runner's look at the program's class files for the name does not see. Read without running
+         *  program code (no class is initialised). */
+        boolean inheritsFinalizer() {
+            List<Class<?>> classes;
+            synchronized (defined) {
+                classes = new ArrayList<>(defined);
+            }
+            for (Class<?> loaded : classes) {
+                for (Class<?> type = loaded.getSuperclass(); type != null && type != Object.class;
+                     type = type.getSuperclass()) {
+                    try {
+                        type.getDeclaredMethod("finalize");
+                        return true;
+                    } catch (NoSuchMethodException | SecurityException | LinkageError none) {
+                        // looks further up
+                    }
+                }
+            }
+            return false;
         }
     }
 
@@ -687,6 +789,16 @@ public final class Runner {
         Locale.setDefault(Locale.Category.DISPLAY, pristineDisplayLocale);
         TimeZone.setDefault(null);  // the JVM's own again when next asked (read now, it costs every JVM its zones)
         Thread.setDefaultUncaughtExceptionHandler(null);
+        // A value an earlier test left in a JVM thread's name, or an object of its own as a java.net default, which a
+        // later test reached (red team 10): none is set before a program sets one.
+        for (Map.Entry<Thread, String> named : pristineThreadNames.entrySet()) {
+            if (!named.getKey().getName().equals(named.getValue())) {
+                named.getKey().setName(named.getValue());
+            }
+        }
+        java.net.CookieHandler.setDefault(null);
+        java.net.ResponseCache.setDefault(null);
+        java.net.Authenticator.setDefault(null);
         System.setErr(NO_STDERR);  // not the stdout an earlier test made it
         List<ThreadGroup> groups = new ArrayList<>();  // a lowered ceiling passed a value to the next test (red team 9)
         for (ThreadGroup group = Thread.currentThread().getThreadGroup(); group != null; group = group.getParent()) {
@@ -724,7 +836,8 @@ public final class Runner {
         Result result = new Result();
         stdout.reset();
         restoreJvmDefaults();
-        System.setIn(new ByteArrayInputStream(input));
+        stdin = new ByteArrayInputStream(input);
+        System.setIn(stdin);
         // As java makes System.out: what a program prints goes straight into the recorder (it counts when the
         // program halts), except a byte written alone (write(int)) that is not a newline, which waits in a buffer
         // of 128 bytes for the next flush (red team 8: printed before the idiom's bytes, where java prints it
@@ -732,12 +845,13 @@ public final class Runner {
         System.setOut(new PrintStream(new BufferedOutputStream(stdout, 128), true, StandardCharsets.UTF_8));
         Record.drain();
         ProgramThreads program = new ProgramThreads(result, stdout);
+        JobLoader loader = new JobLoader(classes);
         // An anonymous class, not a lambda: a lambda's bootstrap costs every fresh JVM milliseconds.
         Thread runner = new Thread(program, new Runnable() {
             @Override
             public void run() {
                 try {
-                    Class<?> main = Class.forName(mainClass, true, new JobLoader(classes));
+                    Class<?> main = Class.forName(mainClass, true, loader);
                     java.lang.reflect.Method entry = main.getMethod("main", String[].class);
                     entry.setAccessible(true);  // like the java launcher, run main of a non-public class too
                     entry.invoke(null, (Object) new String[0]);
@@ -775,6 +889,7 @@ public final class Runner {
         result.records = Record.drain();
         result.millis = (int) ((System.nanoTime() - start) / 1_000_000);
         result.threadsLeft = program.anyAlive(runner);
+        result.inheritsFinalizer = loader.inheritsFinalizer();
         return result;
     }
 }

@@ -18,12 +18,10 @@ public class Stdout extends FileOutputStream {  // not final: a program may subc
     private volatile boolean closed;
 
     public Stdout() {
-        // Its descriptor is what the rewrite makes FileDescriptor.out elsewhere, which getChannel() and getFD()
-        // reach; every write and close through this class is its own, and never closes it.
+        // Its descriptor is the test's write end, what the rewrite makes FileDescriptor.out elsewhere, which
+        // getChannel() and getFD() reach; every write through this class is its own, and closing it closes the
+        // test's stdout, that write end with it (Runner.Recorder.close).
         super(Runner.stdout.descriptor());
-        if (getClass() != Stdout.class) {
-            Runner.stdout.subclassed();
-        }
     }
 
     @Override
@@ -56,9 +54,14 @@ public class Stdout extends FileOutputStream {  // not final: a program may subc
         return Runner.stdout.descriptor();
     }
 
-    /** The same, where a program imports {@code FileDescriptor.out} by its simple name (the rewrite imports this);
-     *  made once per JVM, so the pipe's descriptor even where the test that made it had closed its stdout. */
-    public static final FileDescriptor out = Runner.stdout.pipeDescriptor();
+    /** Where a program imports {@code FileDescriptor.out} by its simple name, what it imports (the rewrite imports
+     *  this): one descriptor for the whole JVM, made by the first test that reads it, which is then that JVM's last
+     *  (each later test gets a JVM, and a descriptor, of its own). */
+    public static final class Imported {
+        public static final FileDescriptor out = Runner.stdout.importedDescriptor();
+
+        private Imported() {}
+    }
 
     /** Closes fd 1 for the rest of the test, as closing the real stream does: System.out prints nothing more. */
     @Override
