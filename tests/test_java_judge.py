@@ -584,21 +584,23 @@ def test_each_test_starts_from_the_jvms_defaults_and_no_thread_of_a_program_outl
 def test_a_program_that_may_act_in_a_later_test_gets_a_jvm_per_test(judge):
     """Red team 9: an object's finalize() runs on the JVM's own finalizer thread, whenever it runs, so code of one test
     ran in the next (it held the runner's thread group while it solved that test, before the test's clock started:
-    tests plain java times out on passed); a program's subclass of the idiom's stream stays attached to the shared
-    descriptor with its test's classes (200 MB of statics, out of memory by the fourth test). Either program's tests
-    now run one per JVM; a program with neither shares its JVM between tests, as before. The JVM's n-th thread has
-    the same id in every fresh JVM."""
+    tests plain java times out on passed): such a program's tests run one per JVM. A program's subclass of the idiom's
+    stream stayed attached to the descriptor every test shared, with its test's classes (200 MB of them, out of
+    memory by the fourth test): each test now has a descriptor of its own, which goes with the test, so such a program
+    shares its JVM between tests, as one with neither does, and its fifth test has the heap to itself. The JVM's n-th
+    thread has the same id in every fresh JVM."""
     main_thread = "System.out.println(Thread.currentThread().getId());"
     programs = {
         "a finalizer": f"new Object() {{ protected void finalize() {{ }} }};\n {main_thread}",
-        "a subclass of the idiom's stream": f"new FileOutputStream(FileDescriptor.out) {{ }};\n {main_thread}",
+        "a subclass of the idiom's stream": ("OutputStream kept = new FileOutputStream(FileDescriptor.out) { final byte[] "
+                                             f"heavy = new byte[200 << 20]; }};\n {main_thread}"),
         "neither": main_thread,
     }
-    tests = [b"1 2\n", b"40 2\n", b"5 6\n"]
+    tests = [b"1 2\n", b"40 2\n", b"5 6\n", b"7 8\n", b"9 10\n"]
     results = judge.run([program_job(_sum_program(body), str(i), tests, 5000) for i, body in enumerate(programs.values())])
     ids = {name: [run.stdout for run in result.runs] for name, result in zip(programs, results, strict=True)}
-    assert all(len(set(printed)) == 1 for name, printed in ids.items() if name != "neither"), ids
-    assert len(set(ids["neither"])) == 3, ids
+    assert len(set(ids["a finalizer"])) == 1, ids
+    assert all(len(set(printed)) == len(tests) for name, printed in ids.items() if name != "a finalizer"), ids
 
 
 def test_a_test_ends_when_another_thread_exits_while_main_waits(judge):
