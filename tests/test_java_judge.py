@@ -587,14 +587,16 @@ def test_a_program_that_may_act_in_a_later_test_gets_a_jvm_per_test(judge):
     tests plain java times out on passed): such a program's tests run one per JVM. A program's subclass of the idiom's
     stream stayed attached to the descriptor every test shared, with its test's classes (200 MB of them, out of
     memory by the fourth test): each test now has a descriptor of its own, which goes with the test, so such a program
-    shares its JVM between tests, as one with neither does, and its fifth test has the heap to itself. The JVM's n-th
-    thread has the same id in every fresh JVM."""
+    shares its JVM between tests, as one with neither does, and its fifth test has the heap to itself; so does an enum,
+    whose inherited finalizer runs nothing. The JVM's n-th thread has the same id in every fresh JVM."""
     main_thread = "System.out.println(Thread.currentThread().getId());"
     programs = {
         "a finalizer": f"new Object() {{ protected void finalize() {{ }} }};\n {main_thread}",
         "a subclass of the idiom's stream": ("OutputStream kept = new FileOutputStream(FileDescriptor.out) { final byte[] "
                                              f"heavy = new byte[200 << 20]; }};\n {main_thread}"),
         "neither": main_thread,
+        "an enum (java.lang.Enum's finalize() is final and runs nothing)": f"enum Op {{ ADD }}\n Op op = Op.ADD;\n "
+                                                                             f"{main_thread}",
     }
     tests = [b"1 2\n", b"40 2\n", b"5 6\n", b"7 8\n", b"9 10\n"]
     results = judge.run([program_job(_sum_program(body), str(i), tests, 5000) for i, body in enumerate(programs.values())])

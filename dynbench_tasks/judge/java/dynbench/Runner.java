@@ -336,10 +336,10 @@ public final class Runner {
     }
 
     /** A test's stdout: its length, how the test ended (0 while it runs, else 1 + its outcome), its exit status and
-     *  whether the test closed it (1) or not (0), then its first {@code cap} bytes; frozen once the test has ended. A program that ends the JVM during its test
-     *  leaves what the descriptor's pipe still holds to the caller, which reads it from there. A program that ends
-     *  the JVM after its test ended (from a thread of its own, while the runner is kept from replying) cannot make
-     *  that end another: the caller reads it here. */
+     *  whether the test closed it (1) or not (0), then its first {@code cap} bytes; frozen once the test has ended.
+     *  A program that ends the JVM during its test leaves what the descriptor's pipe still holds to the caller, which
+     *  reads it from there. A program that ends the JVM after its test ended (from a thread of its own, while the
+     *  runner is kept from replying) cannot make that end another: the caller reads it here. */
     static final class Recorder extends OutputStream {
         static final int HEADER = 16;
         private final ByteBuffer buffer;
@@ -762,7 +762,8 @@ public final class Runner {
                 classes = new ArrayList<>(defined);
             }
             for (Class<?> loaded : classes) {
-                for (Class<?> type = loaded.getSuperclass(); type != null && type != Object.class;
+                // java.lang.Enum's finalize() is final and empty: every enum class has it, and it runs nothing
+                for (Class<?> type = loaded.getSuperclass(); type != null && type != Object.class && type != Enum.class;
                      type = type.getSuperclass()) {
                     try {
                         type.getDeclaredMethod("finalize");
