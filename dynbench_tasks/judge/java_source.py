@@ -319,7 +319,9 @@ def exit_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     return found
 
 
-_STDOUT_TARGET, _STDIN_TARGET = f"new {_PACKAGE}.Stdout()", f"new {_PACKAGE}.Stdin()"
+# The idioms rewritten whole: the stream's class -> the FileDescriptor member it is opened on, and what it becomes.
+_IDIOMS = {"FileOutputStream": ("out", f"new {_PACKAGE}.Stdout()"),
+           "FileInputStream": ("in", f"new {_PACKAGE}.Stdin()")}
 _DESCRIPTOR_TARGET, _DESCRIPTOR_IMPORT = f"{_PACKAGE}.Stdout.descriptor()", f"{_PACKAGE}.Stdout.Imported.out"
 _JAVA_IO = ["java", ".", "io", "."]
 
@@ -363,8 +365,8 @@ def stdout_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
     ``dynbench.Stdout.Imported.out``, that descriptor, instead (as the exit's import is rewritten; not beside another
     single-static-import of an ``out``, which shadows the on-demand one in java too). The JVM's real standard
     output goes to /dev/null (the runner replies elsewhere), and a program would otherwise print nothing;
-    ``FileDescriptor.out`` reached by reflection still goes there. A ``FileDescriptor`` or ``FileOutputStream``
-    the program declares itself (:func:`own_names`) is its own where it is not qualified."""
+    ``FileDescriptor.out`` reached by reflection still goes there. A ``FileDescriptor``, ``FileOutputStream`` or
+    ``FileInputStream`` the program declares itself (:func:`own_names`) is its own where it is not qualified."""
     found = []
     texts = [t.text for t in tokens]
     own = own_names(tokens, {"FileDescriptor"}) | own_names(tokens, {"FileOutputStream", "FileInputStream"},
@@ -388,8 +390,7 @@ def stdout_redirections(tokens: list[Token]) -> list[tuple[int, int, str]]:
         stream = _after_java_io(texts, i + 1) if texts[i] == "new" and (i == 0 or texts[i - 1] != ".") else None
         if stream == i + 1 and stream < len(texts) and texts[stream] in own:
             stream = None
-        idiom = {"FileOutputStream": ("out", _STDOUT_TARGET), "FileInputStream": ("in", _STDIN_TARGET)}.get(
-            texts[stream] if stream is not None and texts[stream + 1:stream + 2] == ["("] else "")
+        idiom = _IDIOMS.get(texts[stream] if stream is not None and texts[stream + 1:stream + 2] == ["("] else "")
         if idiom is not None:
             descriptor_end = _standard_output_at(texts, stream + 2, own, idiom[0])
             if descriptor_end is not None and texts[descriptor_end + 1:descriptor_end + 2] == [")"]:
