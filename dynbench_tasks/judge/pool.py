@@ -351,7 +351,7 @@ class _Channel:
             self.recorder = os.open(self.path(_RECORDER), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
             os.ftruncate(self.recorder, _RECORDER_HEADER + output_cap)
             os.mkfifo(self.path(_DESCRIPTOR_PIPE), 0o600)
-            # Held open, so that neither of the runner's opens waits, and read once a program ended its JVM.
+            # Held open, so that no open of the runner's waits, and read once a program ended its JVM.
             self.descriptor_pipe = os.open(self.path(_DESCRIPTOR_PIPE), os.O_RDONLY | os.O_NONBLOCK)
             # Room for a test's whole output, so the runner need not take it in while it is written; where the
             # machine's limits on pipes refuse it, the runner takes it in when it fills.

@@ -27,7 +27,7 @@ def pack_string(text: str) -> bytes:
 
 def runner_greeting(secret: bytes, replies: str, recorder: str, descriptor_pipe: str) -> bytes:
     """The first part of a ``dynbench.Runner`` request: the ``secret`` that keys its reply frames, the file
-    ``replies`` it replies on ("" for standard output), its flight recorder ``recorder`` and the file a program
+    ``replies`` it replies on ("" for standard output), its flight recorder ``recorder`` and the pipe a program
     reaches as ``FileDescriptor.out``, ``descriptor_pipe`` ("" for none of either). The runner opens them and
     sends its first frame (:data:`READY`) before it reads the rest."""
     return pack(secret) + pack_string(replies) + pack_string(recorder) + pack_string(descriptor_pipe)
